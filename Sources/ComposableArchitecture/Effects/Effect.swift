@@ -1,0 +1,242 @@
+import Dependencies
+import IssueReporting
+
+/// A description of work that a store performs after a reducer has run, and that can feed actions
+/// back into the store.
+///
+/// Effects are values: a reducer returns one, and the ``Store`` runs it. Construct them with
+/// ``none``, ``send(_:)``, ``run(priority:operation:catch:fileID:filePath:line:column:)``,
+/// ``merge(_:)-(Effect<Action>...)``, ``concatenate(_:)-(Effect<Action>...)``, and
+/// ``cancellable(id:cancelInFlight:)``.
+public struct Effect<Action> {
+  @usableFromInline
+  indirect enum Operation {
+    case none
+    case send(Action)
+    case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+    case merge([Effect<Action>])
+    case concatenate([Effect<Action>])
+    case cancellable(_CancelID, cancelInFlight: Bool, Effect<Action>)
+    case cancel(_CancelTarget)
+  }
+
+  @usableFromInline
+  let operation: Operation
+
+  @usableFromInline
+  init(operation: Operation) {
+    self.operation = operation
+  }
+}
+
+/// A convenience for the effect type of a reducer: `EffectOf<Feature>`.
+public typealias EffectOf<R: Reducer> = Effect<R.Action>
+
+extension Effect {
+  /// An effect that does nothing and completes immediately.
+  @inlinable
+  public static var none: Self {
+    Self(operation: .none)
+  }
+
+  /// An effect that feeds an action back into the store immediately, before `Store.send` returns.
+  ///
+  /// Prefer calling shared logic directly over sending actions to share it.
+  ///
+  /// - Parameter action: The action that is fed back into the store.
+  public static func send(_ action: Action) -> Self {
+    Self(operation: .send(action))
+  }
+
+  /// Wraps an asynchronous unit of work that can feed any number of actions back into the store.
+  ///
+  /// ```swift
+  /// return .run { [count = state.count] send in
+  ///   let fact = try await numberFact.fetch(count)
+  ///   await send(.factResponse(fact))
+  /// } catch: { error, send in
+  ///   await send(.factFailed)
+  /// }
+  /// ```
+  ///
+  /// The operation runs with the dependencies that were in force where the effect was created.
+  ///
+  /// - Parameters:
+  ///   - priority: Priority of the underlying task. If `nil`, the priority comes from
+  ///     `Task.currentPriority`.
+  ///   - operation: The operation to execute.
+  ///   - handler: An error handler, invoked when the operation throws an error other than
+  ///     `CancellationError`. Without one, such an error is reported as an issue.
+  /// - Returns: An effect wrapping the given asynchronous work.
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> Self {
+    withEscapedDependencies { escaped in
+      Self(
+        operation: .run(priority) { send in
+          await escaped.yield {
+            do {
+              try await operation(send)
+            } catch is CancellationError {
+              return
+            } catch {
+              guard let handler else {
+                reportIssue(
+                  """
+                  An "Effect.run" returned from "\(fileID):\(line)" threw an unhandled error. …
+
+                  \(String(customDumping: error).indent(by: 4))
+
+                  All non-cancellation errors must be explicitly handled via the "catch" parameter \
+                  on "Effect.run", or via a "do" block.
+                  """,
+                  fileID: fileID,
+                  filePath: filePath,
+                  line: line,
+                  column: column
+                )
+                return
+              }
+              await handler(error, send)
+            }
+          }
+        }
+      )
+    }
+  }
+
+  /// Merges a variadic list of effects together into a single effect, which runs the effects at
+  /// the same time.
+  ///
+  /// - Parameter effects: A variadic list of effects.
+  /// - Returns: A new effect.
+  @inlinable
+  public static func merge(_ effects: Self...) -> Self {
+    Self.merge(effects)
+  }
+
+  /// Merges a sequence of effects together into a single effect, which runs the effects at the
+  /// same time.
+  ///
+  /// - Parameter effects: A sequence of effects.
+  /// - Returns: A new effect.
+  @inlinable
+  public static func merge(_ effects: some Sequence<Self>) -> Self {
+    effects.reduce(.none) { $0.merge(with: $1) }
+  }
+
+  /// Merges this effect and another into a single effect that runs both at the same time.
+  ///
+  /// - Parameter other: Another effect.
+  /// - Returns: An effect that runs this effect and the other at the same time.
+  @inlinable
+  public func merge(with other: Self) -> Self {
+    switch (self.operation, other.operation) {
+    case (.none, _):
+      return other
+    case (_, .none):
+      return self
+    case let (.merge(lhs), .merge(rhs)):
+      return Self(operation: .merge(lhs + rhs))
+    case let (.merge(lhs), _):
+      return Self(operation: .merge(lhs + [other]))
+    case let (_, .merge(rhs)):
+      return Self(operation: .merge([self] + rhs))
+    default:
+      return Self(operation: .merge([self, other]))
+    }
+  }
+
+  /// Concatenates a variadic list of effects together into a single effect, which runs the
+  /// effects one after the other.
+  ///
+  /// - Parameter effects: A variadic list of effects.
+  /// - Returns: A new effect.
+  @inlinable
+  public static func concatenate(_ effects: Self...) -> Self {
+    Self.concatenate(effects)
+  }
+
+  /// Concatenates a collection of effects together into a single effect, which runs the effects
+  /// one after the other.
+  ///
+  /// - Parameter effects: A collection of effects.
+  /// - Returns: A new effect.
+  @inlinable
+  public static func concatenate(_ effects: some Collection<Self>) -> Self {
+    effects.reduce(.none) { $0.concatenate(with: $1) }
+  }
+
+  /// Concatenates this effect and another into a single effect that first runs this effect to
+  /// completion, and then runs the other.
+  ///
+  /// - Parameter other: Another effect.
+  /// - Returns: An effect that runs this effect, and after it completes or is cancelled, the other.
+  @inlinable
+  public func concatenate(with other: Self) -> Self {
+    switch (self.operation, other.operation) {
+    case (.none, _):
+      return other
+    case (_, .none):
+      return self
+    case let (.concatenate(lhs), .concatenate(rhs)):
+      return Self(operation: .concatenate(lhs + rhs))
+    case let (.concatenate(lhs), _):
+      return Self(operation: .concatenate(lhs + [other]))
+    case let (_, .concatenate(rhs)):
+      return Self(operation: .concatenate([self] + rhs))
+    default:
+      return Self(operation: .concatenate([self, other]))
+    }
+  }
+
+  /// Transforms all actions that this effect sends back into the store.
+  ///
+  /// - Parameter transform: A mapping function that converts the effect's actions.
+  /// - Returns: An effect that sends the transformed actions.
+  public func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
+    switch self.operation {
+    case .none:
+      return .none
+    case let .send(action):
+      return .send(transform(action))
+    case let .run(priority, operation):
+      return Effect<T>(
+        operation: .run(priority) { send in
+          await operation(Send<Action> { action in send(transform(action)) })
+        }
+      )
+    case let .merge(effects):
+      return Effect<T>(operation: .merge(effects.map { $0.map(transform) }))
+    case let .concatenate(effects):
+      return Effect<T>(operation: .concatenate(effects.map { $0.map(transform) }))
+    case let .cancellable(id, cancelInFlight, effect):
+      return Effect<T>(
+        operation: .cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform))
+      )
+    case let .cancel(target):
+      return Effect<T>(operation: .cancel(target))
+    }
+  }
+
+  /// Whether the effect finishes as soon as the store has started it: it only sends actions
+  /// immediately or cancels other effects, and has no asynchronous work.
+  var isSynchronous: Bool {
+    switch self.operation {
+    case .none, .send, .cancel:
+      return true
+    case .run:
+      return false
+    case let .merge(effects), let .concatenate(effects):
+      return effects.allSatisfy(\.isSynchronous)
+    case let .cancellable(_, _, effect):
+      return effect.isSynchronous
+    }
+  }
+}

@@ -1,0 +1,53 @@
+import Dependencies
+
+/// Identifies one child feature: the key path its state lives at and, for collection elements or
+/// identifiable children, the element's identity.
+// NB: Unchecked because key paths and `AnyHashable` are not `Sendable`, but both are immutable
+// values here: a key path is never mutated, and identities are only hashed and compared.
+@usableFromInline
+struct NavigationID: Hashable, @unchecked Sendable {
+  let keyPath: AnyKeyPath
+  let identity: AnyHashable?
+
+  init(keyPath: AnyKeyPath, identity: AnyHashable?) {
+    self.keyPath = keyPath
+    self.identity = identity
+  }
+
+  /// An identifier for a child whose identity is taken from its value when it is `Identifiable`.
+  init(keyPath: AnyKeyPath, value: Any) {
+    func open<T: Identifiable>(_ value: T) -> AnyHashable { AnyHashable(value.id) }
+    self.init(
+      keyPath: keyPath,
+      identity: (value as? any Identifiable).map { open($0) }
+    )
+  }
+}
+
+/// The path from the root feature to a child feature, through every `ifLet`, `forEach` and
+/// `ifCaseLet` on the way.
+@usableFromInline
+struct NavigationIDPath: Hashable, Sendable {
+  var path: [NavigationID] = []
+
+  func appending(_ element: NavigationID) -> Self {
+    Self(path: self.path + [element])
+  }
+
+  func starts(with prefix: Self) -> Bool {
+    self.path.starts(with: prefix.path)
+  }
+}
+
+private enum NavigationIDPathKey: DependencyKey {
+  static let liveValue = NavigationIDPath()
+  static let testValue = NavigationIDPath()
+}
+
+extension DependencyValues {
+  @usableFromInline
+  var navigationIDPath: NavigationIDPath {
+    get { self[NavigationIDPathKey.self] }
+    set { self[NavigationIDPathKey.self] = newValue }
+  }
+}

@@ -1,0 +1,286 @@
+import CasePaths
+import ConcurrencyExtras
+import CustomDump
+import Dependencies
+import IssueReporting
+
+/// The machinery behind a ``Store``: the root core owns the state and runs the reducer; a scoped
+/// core forwards to its parent.
+@MainActor
+protocol _StoreCore<State, Action>: AnyObject {
+  associatedtype State
+  associatedtype Action
+
+  var state: State { get }
+  func send(_ action: Action, origin: ActionOrigin, tasks: _TaskList)
+  func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> Int
+  func removeObserver(_ id: Int)
+}
+
+/// What a test store needs of a root core, whatever its reducer type.
+@MainActor
+protocol _RootStoreCore<State, Action>: _StoreCore {
+  var dependencies: DependencyValues { get set }
+  var didReduce: ((Action, ActionContext, State) -> Void)? { get set }
+  var effectDidStart: ((UInt64) -> Void)? { get set }
+  var effectDidFinish: ((UInt64) -> Void)? { get set }
+  var hasEffectsInFlight: Bool { get }
+  func cancelAllEffects()
+}
+
+/// The core of a root store: it owns the state, runs the reducer one action at a time, and runs
+/// the effects the reducer returns.
+@MainActor
+final class _RootCore<R: Reducer>: _RootStoreCore {
+  typealias State = R.State
+  typealias Action = R.Action
+
+  private(set) var state: State
+  let reducer: R
+  var dependencies: DependencyValues
+
+  /// Called after the reducer processed an action, with the state it left.
+  var didReduce: ((Action, ActionContext, State) -> Void)?
+  /// Called when an effect task of the action with the given id starts.
+  var effectDidStart: ((UInt64) -> Void)?
+  /// Called when an effect task of the action with the given id finishes.
+  var effectDidFinish: ((UInt64) -> Void)?
+
+  private var buffer: [(action: Action, origin: ActionOrigin, tasks: _TaskList)] = []
+  private var isSending = false
+  private var lastActionID: UInt64 = 0
+  private var nextTaskKey = 0
+  private var effectTasks: [Int: (task: Task<Void, Never>, cancelIDs: [_CancelID], parent: UInt64)] =
+    [:]
+  private var cancellables: [_CancelID: Set<Int>] = [:]
+  private var observers: [Int: @MainActor (State) -> Void] = [:]
+  private var nextObserverID = 0
+
+  init(initialState: State, reducer: R, dependencies: DependencyValues) {
+    self.state = initialState
+    self.reducer = reducer
+    self.dependencies = dependencies
+  }
+
+  isolated deinit {
+    for entry in self.effectTasks.values {
+      entry.task.cancel()
+    }
+  }
+
+  var hasEffectsInFlight: Bool {
+    !self.effectTasks.isEmpty
+  }
+
+  func send(_ action: Action, origin: ActionOrigin, tasks: _TaskList) {
+    self.buffer.append((action, origin, tasks))
+    guard !self.isSending else { return }
+    self.isSending = true
+    defer {
+      self.buffer.removeAll(keepingCapacity: true)
+      self.isSending = false
+    }
+    var index = 0
+    while index < self.buffer.count {
+      let (action, origin, tasks) = self.buffer[index]
+      index += 1
+      self.lastActionID += 1
+      let context = ActionContext(id: self.lastActionID, origin: origin)
+      let effect = ActionContext.$current.withValue(context) {
+        withDependencies {
+          $0 = self.dependencies
+        } operation: {
+          self.reducer.reduce(into: &self.state, action: action)
+        }
+      }
+      self.didReduce?(action, context, self.state)
+      self.start(effect, cancelIDs: [], parent: context.id, own: nil, all: tasks)
+      for observer in self.observers.values {
+        observer(self.state)
+      }
+    }
+  }
+
+  func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> Int {
+    self.nextObserverID += 1
+    self.observers[self.nextObserverID] = observer
+    return self.nextObserverID
+  }
+
+  func removeObserver(_ id: Int) {
+    self.observers[id] = nil
+  }
+
+  /// Cancels every effect in flight.
+  func cancelAllEffects() {
+    for entry in self.effectTasks.values {
+      entry.task.cancel()
+    }
+  }
+
+  // MARK: - Running effects
+
+  /// Starts an effect: synchronous parts (sent actions, cancellations) happen now, asynchronous
+  /// parts become tasks appended to `own` (the tasks that make up this effect) and `all` (the
+  /// tasks the `Store.send` that led here waits for).
+  private func start(
+    _ effect: Effect<Action>,
+    cancelIDs: [_CancelID],
+    parent: UInt64,
+    own: _TaskList?,
+    all: _TaskList
+  ) {
+    switch effect.operation {
+    case .none:
+      return
+
+    case let .send(action):
+      self.send(action, origin: .effect(parent: parent), tasks: all)
+
+    case let .run(priority, operation):
+      let key = self.nextTaskKey
+      self.nextTaskKey += 1
+      let isCompleted = LockIsolated(false)
+      let send = Send<Action> { [weak self] action in
+        if isCompleted.value {
+          reportIssue(
+            """
+            An action was sent from a completed effect. …
+
+              Action:
+            \(String(customDumping: action).indent(by: 4))
+
+            Avoid sending actions using the "send" argument from "Effect.run" after the effect \
+            has completed. This can happen if you escape the "send" argument in an unstructured \
+            context.
+
+            To fix this, make sure that your "run" closure does not return until you're done \
+            calling "send".
+            """
+          )
+        }
+        self?.send(action, origin: .effect(parent: parent), tasks: all)
+      }
+      let task = Task(priority: priority) { @MainActor [weak self] in
+        await operation(send)
+        isCompleted.setValue(true)
+        self?.effectTaskDidFinish(key)
+      }
+      self.register(task, key: key, cancelIDs: cancelIDs, parent: parent)
+      own?.append(task)
+      all.append(task)
+
+    case let .merge(effects):
+      for effect in effects {
+        self.start(effect, cancelIDs: cancelIDs, parent: parent, own: own, all: all)
+      }
+
+    case let .concatenate(effects):
+      var remaining = effects[...]
+      while let first = remaining.first, first.isSynchronous {
+        self.start(first, cancelIDs: cancelIDs, parent: parent, own: own, all: all)
+        remaining.removeFirst()
+      }
+      guard !remaining.isEmpty else { return }
+      let key = self.nextTaskKey
+      self.nextTaskKey += 1
+      let task = Task { @MainActor [weak self, remaining = Array(remaining)] in
+        for effect in remaining {
+          guard let self, !Task.isCancelled else { break }
+          let current = _TaskList()
+          self.start(effect, cancelIDs: cancelIDs, parent: parent, own: current, all: all)
+          await withTaskCancellationHandler {
+            await current.waitAll()
+          } onCancel: {
+            current.cancelAll()
+          }
+        }
+        self?.effectTaskDidFinish(key)
+      }
+      self.register(task, key: key, cancelIDs: cancelIDs, parent: parent)
+      own?.append(task)
+      all.append(task)
+
+    case let .cancellable(id, cancelInFlight, effect):
+      if cancelInFlight {
+        self.cancel(.id(id))
+      }
+      self.start(effect, cancelIDs: cancelIDs + [id], parent: parent, own: own, all: all)
+
+    case let .cancel(target):
+      self.cancel(target)
+    }
+  }
+
+  private func register(
+    _ task: Task<Void, Never>, key: Int, cancelIDs: [_CancelID], parent: UInt64
+  ) {
+    self.effectTasks[key] = (task, cancelIDs, parent)
+    for id in cancelIDs {
+      self.cancellables[id, default: []].insert(key)
+    }
+    self.effectDidStart?(parent)
+  }
+
+  private func effectTaskDidFinish(_ key: Int) {
+    guard let entry = self.effectTasks.removeValue(forKey: key) else { return }
+    for id in entry.cancelIDs {
+      self.cancellables[id]?.remove(key)
+      if self.cancellables[id]?.isEmpty == true {
+        self.cancellables[id] = nil
+      }
+    }
+    self.effectDidFinish?(entry.parent)
+  }
+
+  private func cancel(_ target: _CancelTarget) {
+    let ids: [_CancelID]
+    switch target {
+    case let .id(id):
+      ids = self.cancellables[id] == nil ? [] : [id]
+    case .navigation:
+      ids = self.cancellables.keys.filter(target.matches)
+    }
+    for id in ids {
+      for key in self.cancellables.removeValue(forKey: id) ?? [] {
+        self.effectTasks[key]?.task.cancel()
+      }
+    }
+  }
+}
+
+/// The core of a scoped store: it reads its state from its parent's and embeds its actions into
+/// its parent's.
+@MainActor
+final class _ScopedCore<ParentState, ParentAction, State, Action>: _StoreCore {
+  let parent: any _StoreCore<ParentState, ParentAction>
+  let toState: KeyPath<ParentState, State>
+  let fromAction: (Action) -> ParentAction
+
+  init(
+    parent: any _StoreCore<ParentState, ParentAction>,
+    toState: KeyPath<ParentState, State>,
+    fromAction: @escaping (Action) -> ParentAction
+  ) {
+    self.parent = parent
+    self.toState = toState
+    self.fromAction = fromAction
+  }
+
+  var state: State {
+    self.parent.state[keyPath: self.toState]
+  }
+
+  func send(_ action: Action, origin: ActionOrigin, tasks: _TaskList) {
+    self.parent.send(self.fromAction(action), origin: origin, tasks: tasks)
+  }
+
+  func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> Int {
+    let toState = self.toState
+    return self.parent.addObserver { observer($0[keyPath: toState]) }
+  }
+
+  func removeObserver(_ id: Int) {
+    self.parent.removeObserver(id)
+  }
+}

@@ -1,0 +1,43 @@
+extension Reducer {
+  /// Adds a reducer to run when a value of state changes.
+  ///
+  /// ```swift
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in … }
+  ///     .onChange(of: \.filter) { oldValue, newValue in
+  ///       Reduce { state, action in
+  ///         state.visibleCount = state.items.filter(newValue.isIncluded).count
+  ///         return .none
+  ///       }
+  ///     }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toValue: A closure that returns a value from the given state.
+  ///   - reducer: A reducer builder closure to run when the value changes, given the old value and
+  ///     the new one.
+  /// - Returns: A reducer that performs the logic when the state changes.
+  public func onChange<V: Equatable, Reducers: Reducer<State, Action>>(
+    of toValue: @escaping (State) -> V,
+    @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: V, _ newValue: V) -> Reducers
+  ) -> _OnChangeReducer<Self, V, Reducers> {
+    _OnChangeReducer(base: self, toValue: toValue, reducer: reducer)
+  }
+}
+
+/// The reducer behind ``Reducer/onChange(of:_:)``.
+public struct _OnChangeReducer<Base: Reducer, Value: Equatable, Body: Reducer>: Reducer
+where Base.State == Body.State, Base.Action == Body.Action {
+  let base: Base
+  let toValue: (Base.State) -> Value
+  let reducer: (Value, Value) -> Body
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    let oldValue = self.toValue(state)
+    let baseEffects = self.base.reduce(into: &state, action: action)
+    let newValue = self.toValue(state)
+    guard oldValue != newValue else { return baseEffects }
+    return .merge(baseEffects, self.reducer(oldValue, newValue).reduce(into: &state, action: action))
+  }
+}

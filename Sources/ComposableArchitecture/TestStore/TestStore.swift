@@ -1,0 +1,654 @@
+import CasePaths
+import ConcurrencyExtras
+import CustomDump
+import Dependencies
+import Foundation
+import IssueReporting
+
+/// A testable runtime for a reducer: it asserts, step by step, how state changes and which actions
+/// effects feed back.
+///
+/// ```swift
+/// @Test @MainActor
+/// func basics() async {
+///   let store = TestStore(initialState: Counter.State()) {
+///     Counter()
+///   } withDependencies: {
+///     $0.numberFact.fetch = { "\($0) is a good number." }
+///   }
+///   await store.send(.incrementButtonTapped) {
+///     $0.count = 1
+///   }
+///   await store.send(.factButtonTapped)
+///   await store.receive(\.factResponse) {
+///     $0.fact = "1 is a good number."
+///   }
+/// }
+/// ```
+///
+/// By default the test store is exhaustive: every state change must be asserted, every action an
+/// effect sends must be received, and every effect must have finished when the test store goes
+/// away. Each failure is reported through IssueReporting, so it shows in Swift Testing and XCTest
+/// alike, at the line of the call that failed.
+@MainActor
+public final class TestStore<State: Equatable, Action> {
+  /// How strictly the store checks what happens; ``Exhaustivity/on`` by default.
+  public var exhaustivity: Exhaustivity = .on
+
+  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` and
+  /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
+  public var timeout: Duration
+
+  private let core: any _RootStoreCore<State, Action>
+  private let location: _SourceLocation
+  private var baseline: State
+  private var lastSentState: State?
+  private var received: [(action: Action, state: State)] = []
+  private var effectsInFlight: [UInt64: Int] = [:]
+  private var provenance: [UInt64: (action: Action, location: _SourceLocation)] = [:]
+  private var currentSendLocation: _SourceLocation?
+
+  /// Creates a test store with an initial state and a reducer powering its runtime.
+  ///
+  /// - Parameters:
+  ///   - initialState: The state the feature starts in.
+  ///   - reducer: The reducer that powers the runtime of the test store.
+  ///   - prepareDependencies: A closure that can be used to override dependencies that will be
+  ///     accessed during the test.
+  public init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    timeout: Duration = .seconds(1),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    var dependencies = DependencyValues._current
+    prepareDependencies(&dependencies)
+    let (initialState, reducer) = withDependencies {
+      $0 = dependencies
+    } operation: {
+      (initialState(), reducer())
+    }
+    let core = _RootCore(initialState: initialState, reducer: reducer, dependencies: dependencies)
+    self.core = core
+    self.baseline = initialState
+    self.timeout = timeout
+    self.location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    core.didReduce = { [weak self] action, context, state in
+      self?.didReduce(action: action, context: context, state: state)
+    }
+    core.effectDidStart = { [weak self] id in
+      self?.effectsInFlight[id, default: 0] += 1
+    }
+    core.effectDidFinish = { [weak self] id in
+      guard let self, let count = self.effectsInFlight[id] else { return }
+      self.effectsInFlight[id] = count > 1 ? count - 1 : nil
+    }
+  }
+
+  deinit {
+    guard Thread.isMainThread else { return }
+    MainActor.assumeIsolated {
+      self.completed()
+    }
+  }
+
+  /// The current state, as of the last assertion.
+  ///
+  /// While effects are running the store's live state may be ahead of it: this is the state the
+  /// next assertion starts from.
+  public var state: State {
+    self.baseline
+  }
+
+  /// The dependencies the reducer and its effects use. Mutate them between steps to change what
+  /// later actions see.
+  public var dependencies: DependencyValues {
+    get { self.core.dependencies }
+    set { self.core.dependencies = newValue }
+  }
+
+  // MARK: - Sending
+
+  /// Sends an action to the store and asserts how it changes state.
+  ///
+  /// ```swift
+  /// await store.send(.incrementButtonTapped) {
+  ///   $0.count = 1
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - action: An action.
+  ///   - updateStateToExpectedResult: A closure that asserts how state changed by mutating the
+  ///     state before the action into the expected state after it. Omit it when the action must
+  ///     not change state.
+  /// - Returns: A ``TestStoreTask`` for the effects the action started.
+  @discardableResult
+  public func send(
+    _ action: Action,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> TestStoreTask {
+    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    if !self.received.isEmpty {
+      switch self.exhaustivity {
+      case .on:
+        self.report(
+          """
+          Must handle \(self.received.count) received \
+          action\(self.received.count == 1 ? "" : "s") before sending an action: …
+
+          Unhandled actions: \(self.dumpReceived())
+
+          To fix this, assert them with "store.receive" before this "send", or skip them with \
+          "await store.skipReceivedActions()".
+          """,
+          at: location
+        )
+      case let .off(showSkippedAssertions):
+        self.skipReceived(showSkippedAssertions: showSkippedAssertions, at: location)
+      }
+    }
+    let stateBefore = self.baseline
+    let tasks = _TaskList()
+    self.lastSentState = nil
+    self.currentSendLocation = location
+    self.core.send(action, origin: .send, tasks: tasks)
+    self.currentSendLocation = nil
+    let stateAfter = self.lastSentState ?? self.core.state
+    self.baseline = stateAfter
+    self.assertState(
+      from: stateBefore, to: stateAfter, updateStateToExpectedResult, at: location
+    )
+    await Task.megaYield()
+    return TestStoreTask(rawValue: tasks.isEmpty ? nil : tasks.waiter(), timeout: self.timeout)
+  }
+
+  // MARK: - Receiving
+
+  /// Asserts that the next action an effect fed back is `expectedAction`, and how it changed
+  /// state.
+  ///
+  /// - Parameters:
+  ///   - expectedAction: The action the store is expected to receive.
+  ///   - timeout: How long to wait for it; ``timeout`` by default.
+  ///   - updateStateToExpectedResult: A closure that asserts how state changed.
+  public func receive(
+    _ expectedAction: Action,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async where Action: Equatable {
+    await self.receive(
+      matching: { $0 == expectedAction },
+      expected: String(customDumping: expectedAction),
+      mismatch: { received in
+        let difference =
+          diff(expectedAction, received, format: .proportional)
+          .map { "\($0.indent(by: 4))\n\n(Expected: −, Received: +)" }
+          ?? """
+            Expected:
+            \(String(customDumping: expectedAction).indent(by: 2))
+
+            Received:
+            \(String(customDumping: received).indent(by: 2))
+            """
+        return "Received unexpected action: …\n\n\(difference)"
+      },
+      timeout: timeout,
+      updateStateToExpectedResult,
+      at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that the next action an effect fed back is in the case of `actionCase`, and how it
+  /// changed state.
+  ///
+  /// ```swift
+  /// await store.receive(\.factResponse) {
+  ///   $0.fact = "1 is a good number."
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - actionCase: A case key path to the expected action's case.
+  ///   - timeout: How long to wait for it; ``timeout`` by default.
+  ///   - updateStateToExpectedResult: A closure that asserts how state changed.
+  public func receive<Value>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let casePath = AnyCasePath(actionCase)
+    await self.receive(
+      matching: { casePath.extract(from: $0) != nil },
+      expected: "an action of the expected case",
+      mismatch: { received in
+        """
+        Received unexpected action: …
+
+          Received:
+        \(String(customDumping: received).indent(by: 4))
+
+        It is not in the case the test expected. To fix this, receive the action above first, or \
+        fix the reducer so that it sends an action of the expected case.
+        """
+      },
+      timeout: timeout,
+      updateStateToExpectedResult,
+      at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that the next action an effect fed back is in the case of `actionCase` with the given
+  /// associated value, and how it changed state.
+  ///
+  /// - Parameters:
+  ///   - actionCase: A case key path to the expected action's case.
+  ///   - expectedValue: The expected associated value.
+  ///   - timeout: How long to wait for it; ``timeout`` by default.
+  ///   - updateStateToExpectedResult: A closure that asserts how state changed.
+  public func receive<Value: Equatable>(
+    _ actionCase: CaseKeyPath<Action, Value>,
+    _ expectedValue: Value,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let casePath = AnyCasePath(actionCase)
+    await self.receive(
+      matching: { casePath.extract(from: $0) == expectedValue },
+      expected: "an action of the expected case with value \(String(customDumping: expectedValue))",
+      mismatch: { received in
+        guard let receivedValue = casePath.extract(from: received) else {
+          return """
+            Received unexpected action: …
+
+              Received:
+            \(String(customDumping: received).indent(by: 4))
+
+            It is not in the case the test expected. To fix this, receive the action above \
+            first, or fix the reducer so that it sends an action of the expected case.
+            """
+        }
+        let difference =
+          diff(expectedValue, receivedValue, format: .proportional)
+          .map { "\($0.indent(by: 4))\n\n(Expected: −, Received: +)" }
+          ?? "  Received:\n\(String(customDumping: receivedValue).indent(by: 4))"
+        return "Received unexpected action value: …\n\n\(difference)"
+      },
+      timeout: timeout,
+      updateStateToExpectedResult,
+      at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Asserts that the next action an effect fed back satisfies a predicate, and how it changed
+  /// state.
+  ///
+  /// - Parameters:
+  ///   - isMatching: A closure that returns whether an action is the expected one.
+  ///   - timeout: How long to wait for it; ``timeout`` by default.
+  ///   - updateStateToExpectedResult: A closure that asserts how state changed.
+  @_disfavoredOverload
+  public func receive(
+    _ isMatching: (_ action: Action) -> Bool,
+    timeout: Duration? = nil,
+    assert updateStateToExpectedResult: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await self.receive(
+      matching: isMatching,
+      expected: "an action matching the predicate",
+      mismatch: { received in
+        """
+        Received action without a match: …
+
+          Received:
+        \(String(customDumping: received).indent(by: 4))
+
+        To fix this, receive the action above first, or fix the predicate or the reducer.
+        """
+      },
+      timeout: timeout,
+      updateStateToExpectedResult,
+      at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  private func receive(
+    matching isMatching: (Action) -> Bool,
+    expected: String,
+    mismatch: (Action) -> String,
+    timeout: Duration?,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: _SourceLocation
+  ) async {
+    let timeout = timeout ?? self.timeout
+    let isExhaustive = self.exhaustivity == .on
+    func isReady() -> Bool {
+      isExhaustive ? !self.received.isEmpty : self.received.contains { isMatching($0.action) }
+    }
+    let didReceive = await _poll(timeout: timeout) {
+      isReady() || !self.core.hasEffectsInFlight
+    }
+    guard isReady() else {
+      let reason =
+        didReceive
+        ? "but received none, and no effect is still running."
+        : "but received none after \(timeout)."
+      self.report(
+        """
+        Expected to receive \(expected), \(reason) …
+
+        To fix this, make sure an effect sends it: if the effect waits on a test clock, advance \
+        the clock first; if it takes longer, pass a larger "timeout".
+        """,
+        at: location
+      )
+      return
+    }
+    let (action, state): (Action, State)
+    switch self.exhaustivity {
+    case .on:
+      (action, state) = self.received.removeFirst()
+      if !isMatching(action) {
+        self.report(mismatch(action), at: location)
+      }
+    case let .off(showSkippedAssertions):
+      guard let index = self.received.firstIndex(where: { isMatching($0.action) }) else { return }
+      if showSkippedAssertions, index > 0 {
+        let skipped = self.received[..<index].map(\.action)
+        withExpectedIssue {
+          self.report(
+            """
+            \(index) received action\(index == 1 ? " was" : "s were") skipped: …
+
+            \(skipped.map { String(customDumping: $0) }.joined(separator: "\n").indent(by: 2))
+            """,
+            at: location
+          )
+        }
+      }
+      (action, state) = self.received[index]
+      if index > 0 { self.baseline = self.received[index - 1].state }
+      self.received.removeFirst(index + 1)
+    }
+    _ = action
+    let stateBefore = self.baseline
+    self.baseline = state
+    self.assertState(from: stateBefore, to: state, updateStateToExpectedResult, at: location)
+    await Task.megaYield()
+  }
+
+  // MARK: - Finishing
+
+  /// Waits for every effect in flight to finish, and reports an issue if some have not after
+  /// `timeout`.
+  ///
+  /// - Parameter timeout: How long to wait; ``timeout`` by default.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let timeout = timeout ?? self.timeout
+    let didFinish = await _poll(timeout: timeout) { !self.core.hasEffectsInFlight }
+    guard !didFinish else { return }
+    self.report(
+      """
+      Expected effects to finish, but there are still effects in-flight after \(timeout). …
+
+      Effects of these actions are still running:
+      \(self.dumpInFlight())
+
+      To fix this, advance the test clock they wait on, cancel long-living effects, or skip them \
+      with "await store.skipInFlightEffects()".
+      """,
+      at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Clears the queue of received actions, accepting the state they led to.
+  ///
+  /// - Parameter strict: Whether to report an issue when there is nothing to skip.
+  public func skipReceivedActions(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await Task.megaYield()
+    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard !self.received.isEmpty else {
+      if strict {
+        self.report("There were no received actions to skip.", at: location)
+      }
+      return
+    }
+    self.skipReceived(showSkippedAssertions: self.exhaustivity != .on, at: location)
+  }
+
+  /// Cancels every effect in flight, so the test can end without waiting for them.
+  ///
+  /// - Parameter strict: Whether to report an issue when there is nothing to skip.
+  public func skipInFlightEffects(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await Task.megaYield()
+    guard self.core.hasEffectsInFlight else {
+      if strict {
+        self.report(
+          "There were no in-flight effects to skip.",
+          at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        )
+      }
+      return
+    }
+    self.core.cancelAllEffects()
+    self.effectsInFlight.removeAll()
+    await Task.megaYield()
+  }
+
+  // MARK: - Internals
+
+  private func didReduce(action: Action, context: ActionContext, state: State) {
+    switch context.origin {
+    case .send:
+      self.lastSentState = state
+      self.provenance[context.id] = (action, self.currentSendLocation ?? self.location)
+    case let .effect(parent):
+      self.received.append((action, state))
+      self.provenance[context.id] = (action, self.provenance[parent]?.location ?? self.location)
+    }
+  }
+
+  private func skipReceived(showSkippedAssertions: Bool, at location: _SourceLocation) {
+    if showSkippedAssertions {
+      withExpectedIssue {
+        self.report(
+          """
+          \(self.received.count) received action\(self.received.count == 1 ? " was" : "s were") \
+          skipped: …
+
+          \(self.dumpReceived())
+          """,
+          at: location
+        )
+      }
+    }
+    if let last = self.received.last {
+      self.baseline = last.state
+    }
+    self.received.removeAll()
+  }
+
+  private func assertState(
+    from stateBefore: State,
+    to stateAfter: State,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: _SourceLocation
+  ) {
+    do {
+      switch self.exhaustivity {
+      case .on:
+        var expected = stateBefore
+        if let updateStateToExpectedResult {
+          try updateStateToExpectedResult(&expected)
+          if expected == stateBefore, stateAfter == stateBefore {
+            self.report(
+              """
+              Expected state to change, but no change occurred. …
+
+              The trailing closure made no observable modifications to state. If no change to \
+              state is expected, omit the trailing closure.
+              """,
+              at: location
+            )
+            return
+          }
+        }
+        guard expected != stateAfter else { return }
+        let heading =
+          updateStateToExpectedResult != nil
+          ? "A state change does not match expectation"
+          : "State was not expected to change, but a change occurred"
+        self.report("\(heading): …\n\n\(Self.difference(expected, stateAfter))", at: location)
+
+      case let .off(showSkippedAssertions):
+        var expected = stateAfter
+        try updateStateToExpectedResult?(&expected)
+        if expected != stateAfter {
+          self.report(
+            "A state change does not match expectation: …\n\n"
+              + Self.difference(expected, stateAfter),
+            at: location
+          )
+        } else if showSkippedAssertions {
+          var exhaustiveExpected = stateBefore
+          try updateStateToExpectedResult?(&exhaustiveExpected)
+          if exhaustiveExpected != stateAfter {
+            withExpectedIssue {
+              self.report(
+                "A state change does not match expectation: …\n\n"
+                  + Self.difference(exhaustiveExpected, stateAfter),
+                at: location
+              )
+            }
+          }
+        }
+      }
+    } catch {
+      self.report("Threw error: \(error)", at: location)
+    }
+  }
+
+  private static func difference(_ expected: State, _ actual: State) -> String {
+    diff(expected, actual, format: .proportional)
+      .map { "\($0.indent(by: 4))\n\n(Expected: −, Actual: +)" }
+      ?? """
+        Expected:
+        \(String(customDumping: expected).indent(by: 2))
+
+        Actual:
+        \(String(customDumping: actual).indent(by: 2))
+        """
+  }
+
+  private func dumpReceived() -> String {
+    String(customDumping: self.received.map(\.action))
+  }
+
+  private func dumpInFlight() -> String {
+    self.effectsInFlight.keys.sorted()
+      .compactMap { self.provenance[$0].map { String(customDumping: $0.action).indent(by: 2) } }
+      .joined(separator: "\n")
+  }
+
+  private func report(_ message: String, at location: _SourceLocation) {
+    reportIssue(
+      message,
+      fileID: location.fileID,
+      filePath: location.filePath,
+      line: location.line,
+      column: location.column
+    )
+  }
+
+  /// Checks, when the test store goes away, that nothing was left unasserted.
+  private func completed() {
+    defer { self.core.cancelAllEffects() }
+    guard self.exhaustivity == .on else { return }
+    if !self.received.isEmpty {
+      self.report(
+        """
+        The store received \(self.received.count) unexpected \
+        action\(self.received.count == 1 ? "" : "s"): …
+
+          Unhandled actions: \(self.dumpReceived())
+
+        To fix this, assert them with "store.receive", skip them with \
+        "await store.skipReceivedActions()", or use a non-exhaustive test store: \
+        "store.exhaustivity = .off".
+        """,
+        at: self.location
+      )
+    }
+    for id in self.effectsInFlight.keys.sorted() {
+      guard let (action, location) = self.provenance[id] else { continue }
+      self.report(
+        """
+        An effect returned for this action is still running. It must complete before the end of \
+        the test. …
+
+          Action:
+        \(String(customDumping: action).indent(by: 4))
+
+        To fix this, inspect the effects the reducer returns for this action and make sure all of \
+        them complete by the end of the test:
+
+        • An async effect may need a moment to finish: await it with "await store.finish()" or \
+        "await task.finish()".
+
+        • An effect that waits on a clock needs the clock advanced: advance the test clock so \
+        that the effect can complete.
+
+        • A long-living effect (a timer, a stream) must be torn down: mark it ".cancellable" and \
+        return "Effect.cancel" from another action, or skip it with \
+        "await store.skipInFlightEffects()".
+        """,
+        at: location
+      )
+    }
+  }
+}
+
+/// A convenience for the test store of a reducer: `TestStoreOf<Feature>`.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action> where R.State: Equatable

@@ -1,0 +1,279 @@
+import ComposableArchitecture
+import Testing
+
+/// A child whose "start" action begins a long effect that ticks once a second.
+private struct Ticker: Reducer {
+  struct State: Equatable, Identifiable {
+    var id = 0
+    var ticks = 0
+  }
+  @CasePathable
+  enum Action: Equatable {
+    case start
+    case tick
+  }
+  @Dependency(\.continuousClock) var clock
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { send in
+        while true {
+          try await self.clock.sleep(for: .seconds(1))
+          await send(.tick)
+        }
+      }
+    case .tick:
+      state.ticks += 1
+      return .none
+    }
+  }
+}
+
+private struct Host: Reducer {
+  struct State: Equatable {
+    var optional: Ticker.State?
+    var rows: IdentifiedArrayOf<Ticker.State> = []
+  }
+  @CasePathable
+  enum Action: Equatable {
+    case dismiss
+    case optional(Ticker.Action)
+    case remove(Int)
+    case rows(IdentifiedActionOf<Ticker>)
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .dismiss:
+        state.optional = nil
+      case let .remove(id):
+        state.rows.remove(id: id)
+      case .optional, .rows:
+        break
+      }
+      return .none
+    }
+    .ifLet(\.optional, action: \.optional, then: { Ticker() }, fileID: "Tests/Host.swift", line: 1)
+    .forEach(\.rows, action: \.rows, element: { Ticker() }, fileID: "Tests/Host.swift", line: 2)
+  }
+}
+
+/// A host whose state is a case: the child only runs while the switch is on.
+private struct Switch: Reducer {
+  @CasePathable
+  enum State: Equatable {
+    case off
+    case on(Ticker.State)
+  }
+  @CasePathable
+  enum Action: Equatable {
+    case on(Ticker.Action)
+    case turnOff
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .turnOff = action { state = .off }
+      return .none
+    }
+    .ifCaseLet(\.on, action: \.on, then: { Ticker() }, fileID: "Tests/Switch.swift", line: 3)
+  }
+}
+
+private struct Row: Reducer {
+  struct State: Equatable, Identifiable {
+    var id: Int
+    var log: [String] = []
+  }
+  enum Action: Equatable { case start, done }
+  @Dependency(\.continuousClock) var clock
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { send in
+        try await self.clock.sleep(for: .seconds(1))
+        await send(.done)
+      }
+      .cancellable(id: "work", cancelInFlight: true)
+    case .done:
+      state.log.append("done")
+      return .none
+    }
+  }
+}
+
+@CasePathable
+private enum RowsAction {
+  case rows(IdentifiedAction<Int, Row.Action>)
+}
+
+@MainActor
+@Suite struct ChildEffectTeardownTests {
+  private func store(_ state: Host.State, clock: TestClock<Duration>) -> StoreOf<Host> {
+    Store(initialState: state) {
+      Host()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+  }
+
+  @Test func ifLetCancelsChildEffectsWhenChildStateBecomesNil() async {
+    let clock = TestClock()
+    let store = self.store(Host.State(optional: Ticker.State()), clock: clock)
+    let task = store.send(.optional(.start))
+    await clock.advance(by: .seconds(2))
+    #expect(store.optional?.ticks == 2)
+    store.send(.dismiss)
+    await task.finish()
+    #expect(store.optional == nil)
+  }
+
+  @Test func forEachCancelsOnlyTheRemovedElementsEffects() async {
+    let clock = TestClock()
+    let store = self.store(
+      Host.State(rows: [Ticker.State(id: 1), Ticker.State(id: 2)]), clock: clock
+    )
+    let first = store.send(.rows(.element(id: 1, action: .start)))
+    let second = store.send(.rows(.element(id: 2, action: .start)))
+    await clock.advance(by: .seconds(1))
+    store.send(.remove(1))
+    await first.finish()
+    await clock.advance(by: .seconds(2))
+    #expect(store.rows.map(\.ticks) == [3])
+    second.cancel()
+    await second.finish()
+  }
+
+  @Test func ifCaseLetCancelsChildEffectsWhenTheCaseChanges() async {
+    let clock = TestClock()
+    let store = Store(initialState: Switch.State.on(Ticker.State())) {
+      Switch()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    let task = store.send(.on(.start))
+    await clock.advance(by: .seconds(1))
+    #expect(store.state == .on(Ticker.State(ticks: 1)))
+    store.send(.turnOff)
+    await task.finish()
+    #expect(store.state == .off)
+  }
+
+  @Test func sameCancelIDInTwoElementsDoesNotCollide() async {
+    let clock = TestClock()
+    let rows: IdentifiedArrayOf<Row.State> = [Row.State(id: 1), Row.State(id: 2)]
+    let store = Store(initialState: rows) {
+      EmptyReducer<IdentifiedArrayOf<Row.State>, RowsAction>()
+        .forEach(\.self, action: \.rows) { Row() }
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+    let first = store.send(.rows(.element(id: 1, action: .start)))
+    let second = store.send(.rows(.element(id: 2, action: .start)))
+    await clock.advance(by: .seconds(1))
+    await first.finish()
+    await second.finish()
+    #expect(store.state.map(\.log) == [["done"], ["done"]])
+  }
+
+  @Test func actionForNilChildIsReported() async {
+    let issues = await recordedIssues {
+      let store = self.store(Host.State(), clock: TestClock())
+      store.send(.optional(.tick))
+    }
+    #expect(
+      issues == [
+        """
+        An "ifLet" at "Tests/Host.swift:1" received a child action when child state was "nil". …
+
+          Action:
+            Host.Action.optional(.tick)
+
+        This is generally considered an application logic error, and can happen for a few \
+        reasons:
+
+        • A parent reducer set child state to "nil" before this reducer ran. This reducer must \
+        run before any other reducer sets child state to "nil", so that the child can handle its \
+        actions while its state is still there. To fix this, apply "ifLet" to the parent reducer \
+        that sets child state to "nil", not before it.
+
+        • An in-flight effect emitted this action when child state was "nil". To fix this, let \
+        the effect finish or cancel it before child state becomes "nil" (effects the child \
+        returned are cancelled for you).
+
+        • This action was sent to the store while state was "nil". To fix this, only send child \
+        actions while child state is present.
+        """
+      ]
+    )
+  }
+
+  @Test func actionForMissingElementIsReported() async {
+    let issues = await recordedIssues {
+      let store = self.store(Host.State(), clock: TestClock())
+      store.send(.rows(.element(id: 9, action: .tick)))
+    }
+    #expect(
+      issues == [
+        """
+        A "forEach" at "Tests/Host.swift:2" received an action for a missing element. …
+
+          Action:
+            Host.Action.rows(
+              .element(
+                id: 9,
+                action: .tick
+              )
+            )
+
+        This is generally considered an application logic error, and can happen for a few \
+        reasons:
+
+        • A parent reducer removed an element with this ID before this reducer ran. This reducer \
+        must run before any other reducer removes an element, so that element reducers can handle \
+        their actions while their state is still there. To fix this, apply "forEach" to the \
+        parent reducer that removes elements, not before it.
+
+        • An in-flight effect emitted this action when state contained no element at this ID. \
+        To fix this, let the effect finish or cancel it before removing the element (effects the \
+        element returned are cancelled for you).
+
+        • This action was sent to the store while its state contained no element at this ID. To \
+        fix this, only send element actions for elements that are present.
+        """
+      ]
+    )
+  }
+
+  @Test func actionForAnotherCaseIsReported() async {
+    let issues = await recordedIssues {
+      let store = Store(initialState: Switch.State.off) { Switch() }
+      store.send(.on(.tick))
+    }
+    #expect(
+      issues == [
+        """
+        An "ifCaseLet" at "Tests/Switch.swift:3" received a child action when child state was \
+        set to a different case. …
+
+          Action:
+            Switch.Action.on(.tick)
+          State:
+            Switch.State.off
+
+        This is generally considered an application logic error, and can happen for a few \
+        reasons:
+
+        • A parent reducer set state to a different case before this reducer ran. To fix this, \
+        apply "ifCaseLet" to the parent reducer that changes the case, not before it.
+
+        • An in-flight effect emitted this action when state was set to a different case. To fix \
+        this, let the effect finish or cancel it before the case changes (effects the child \
+        returned are cancelled for you).
+
+        • This action was sent to the store while state was set to a different case. To fix this, \
+        only send child actions while the state is in the child's case.
+        """
+      ]
+    )
+  }
+}

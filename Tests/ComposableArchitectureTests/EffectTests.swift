@@ -1,0 +1,199 @@
+import ComposableArchitecture
+import Foundation
+import Testing
+
+@MainActor
+@Suite struct EffectTests {
+  /// A store whose state is the log of actions it received, and whose reducer returns, for the
+  /// action "start", the effect under test.
+  private func logStore(
+    _ effect: @escaping () -> Effect<String>
+  ) -> Store<[String], String> {
+    Store(initialState: [String]()) {
+      Reduce<[String], String> { state, action in
+        state.append(action)
+        return action == "start" ? effect() : .none
+      }
+    }
+  }
+
+  @Test func mergeRunsEffectsAtTheSameTime() async {
+    let clock = TestClock()
+    let store = self.logStore {
+      .merge(
+        .run { send in
+          try await clock.sleep(for: .seconds(2))
+          await send("slow")
+        },
+        .run { send in
+          try await clock.sleep(for: .seconds(1))
+          await send("fast")
+        }
+      )
+    }
+    let task = store.send("start")
+    await clock.advance(by: .seconds(2))
+    await task.finish()
+    #expect(store.state == ["start", "fast", "slow"])
+  }
+
+  @Test func concatenateRunsEffectsOneAfterTheOther() async {
+    let clock = TestClock()
+    let store = self.logStore {
+      .concatenate(
+        .send("first"),
+        .run { send in
+          try await clock.sleep(for: .seconds(2))
+          await send("slow")
+        },
+        .send("between"),
+        .run { send in
+          try await clock.sleep(for: .seconds(1))
+          await send("fast")
+        }
+      )
+    }
+    let task = store.send("start")
+    #expect(store.state == ["start", "first"])
+    await clock.advance(by: .seconds(2))
+    await Task.megaYield()
+    #expect(store.state == ["start", "first", "slow", "between"])
+    await clock.advance(by: .seconds(1))
+    await task.finish()
+    #expect(store.state == ["start", "first", "slow", "between", "fast"])
+  }
+
+  @Test func mapTransformsEveryAction() async {
+    let store = self.logStore {
+      Effect<Int>.merge(.send(1), .run { send in await send(2) })
+        .map { "mapped \($0)" }
+    }
+    await store.send("start").finish()
+    #expect(store.state == ["start", "mapped 1", "mapped 2"])
+  }
+
+  @Test func cancelByIDStopsTheEffectAndItsSends() async {
+    let clock = TestClock()
+    let store = Store(initialState: [String]()) {
+      Reduce<[String], String> { state, action in
+        state.append(action)
+        switch action {
+        case "start":
+          return .run { send in
+            await send("started")
+            try await clock.sleep(for: .seconds(1))
+            await send("finished")
+          }
+          .cancellable(id: "timer")
+        case "stop":
+          return .cancel(id: "timer")
+        default:
+          return .none
+        }
+      }
+    }
+    let task = store.send("start")
+    await Task.megaYield()
+    store.send("stop")
+    await clock.run()
+    await task.finish()
+    #expect(store.state == ["start", "started", "stop"])
+  }
+
+  @Test func cancelInFlightRestartsTheEffect() async {
+    let clock = TestClock()
+    let store = Store(initialState: [String]()) {
+      Reduce<[String], String> { state, action in
+        state.append(action)
+        guard action.hasPrefix("query") else { return .none }
+        return .run { send in
+          try await clock.sleep(for: .seconds(1))
+          await send("result of \(action)")
+        }
+        .cancellable(id: "search", cancelInFlight: true)
+      }
+    }
+    store.send("query 1")
+    await clock.advance(by: .milliseconds(500))
+    let task = store.send("query 2")
+    await clock.advance(by: .seconds(1))
+    await task.finish()
+    #expect(store.state == ["query 1", "query 2", "result of query 2"])
+  }
+
+  @Test func sendDoesNothingAfterCancellation() async {
+    let store = self.logStore {
+      .run { send in
+        withUnsafeCurrentTask { $0?.cancel() }
+        await send("after cancellation")
+      }
+    }
+    await store.send("start").finish()
+    #expect(store.state == ["start"])
+  }
+
+  @Test func runCatchHandlerReceivesErrors() async {
+    struct Failure: Error {}
+    let store = self.logStore {
+      .run { _ in
+        throw Failure()
+      } catch: { _, send in
+        await send("caught")
+      }
+    }
+    await store.send("start").finish()
+    #expect(store.state == ["start", "caught"])
+  }
+
+  @Test func runReportsUnhandledErrors() async {
+    struct Failure: Error {}
+    let line: UInt = #line + 3
+    let issues = await recordedIssues {
+      let store = self.logStore {
+        .run { _ in throw Failure() }
+      }
+      await store.send("start").finish()
+    }
+    #expect(
+      issues == [
+        """
+        An "Effect.run" returned from "ComposableArchitectureTests/EffectTests.swift:\(line)" \
+        threw an unhandled error. …
+
+            EffectTests.Failure()
+
+        All non-cancellation errors must be explicitly handled via the "catch" parameter on \
+        "Effect.run", or via a "do" block.
+        """
+      ]
+    )
+  }
+
+  @Test func cancellationErrorsAreNotReported() async {
+    let store = self.logStore {
+      .run { _ in throw CancellationError() }
+    }
+    await store.send("start").finish()
+    #expect(store.state == ["start"])
+  }
+
+  @Test func effectsUseTheDependenciesWhereTheyWereCreated() async {
+    struct Feature: Reducer {
+      @Dependency(\.uuid) var uuid
+      func reduce(into state: inout [UUID], action: UUID?) -> Effect<UUID?> {
+        if let action {
+          state.append(action)
+          return .none
+        }
+        return .run { send in await send(self.uuid()) }
+      }
+    }
+    let store = Store(initialState: [UUID]()) {
+      Feature()
+    } withDependencies: {
+      $0.uuid = .constant(UUID(7))
+    }
+    await store.send(nil).finish()
+    #expect(store.state == [UUID(7)])
+  }
+}
