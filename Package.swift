@@ -38,17 +38,25 @@ let package = Package(
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
+    .target(
+      name: "TestSupport",
+      dependencies: ["ComposableArchitecture"],
+      path: "Tests/TestSupport"
+    ),
     .testTarget(
       name: "ComposableArchitectureTests",
       dependencies: [
         "ComposableArchitecture",
+        "TestSupport",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
     .testTarget(
       name: "ExampleFeaturesTests",
       dependencies: [
+        "ComposableArchitecture",
         "ExampleFeatures",
+        "TestSupport",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),

@@ -1,4 +1,5 @@
 import ComposableArchitecture
+import TestSupport
 import Testing
 
 /// A child whose "start" action begins a long effect that ticks once a second.
@@ -120,10 +121,9 @@ private enum RowsAction {
     let clock = TestClock()
     let store = self.store(Host.State(optional: Ticker.State()), clock: clock)
     let task = store.send(.optional(.start))
-    await clock.advance(by: .seconds(2))
-    #expect(store.optional?.ticks == 2)
+    #expect(await clock.advance(by: .seconds(1)) { (store.optional?.ticks ?? 0) >= 2 })
     store.send(.dismiss)
-    await task.finish()
+    #expect(await finishes(task))
     #expect(store.optional == nil)
   }
 
@@ -134,13 +134,14 @@ private enum RowsAction {
     )
     let first = store.send(.rows(.element(id: 1, action: .start)))
     let second = store.send(.rows(.element(id: 2, action: .start)))
-    await clock.advance(by: .seconds(1))
+    #expect(await clock.advance(by: .seconds(1)) { store.rows.allSatisfy { $0.ticks >= 1 } })
     store.send(.remove(1))
-    await first.finish()
-    await clock.advance(by: .seconds(2))
-    #expect(store.rows.map(\.ticks) == [3])
+    #expect(await finishes(first))
+    let ticks = store.rows[id: 2]?.ticks ?? 0
+    #expect(await clock.advance(by: .seconds(1)) { (store.rows[id: 2]?.ticks ?? 0) > ticks })
+    #expect(store.rows.ids == [2])
     second.cancel()
-    await second.finish()
+    #expect(await finishes(second))
   }
 
   @Test func ifCaseLetCancelsChildEffectsWhenTheCaseChanges() async {
@@ -151,10 +152,9 @@ private enum RowsAction {
       $0.continuousClock = clock
     }
     let task = store.send(.on(.start))
-    await clock.advance(by: .seconds(1))
-    #expect(store.state == .on(Ticker.State(ticks: 1)))
+    #expect(await clock.advance(by: .seconds(1)) { store.state != .on(Ticker.State()) })
     store.send(.turnOff)
-    await task.finish()
+    #expect(await finishes(task))
     #expect(store.state == .off)
   }
 
@@ -169,10 +169,11 @@ private enum RowsAction {
     }
     let first = store.send(.rows(.element(id: 1, action: .start)))
     let second = store.send(.rows(.element(id: 2, action: .start)))
-    await clock.advance(by: .seconds(1))
-    await first.finish()
-    await second.finish()
-    #expect(store.state.map(\.log) == [["done"], ["done"]])
+    #expect(
+      await clock.advance(by: .seconds(1)) { store.state.map(\.log) == [["done"], ["done"]] }
+    )
+    #expect(await finishes(first))
+    #expect(await finishes(second))
   }
 
   @Test func actionForNilChildIsReported() async {

@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Foundation
+import TestSupport
 import Testing
 
 @MainActor
@@ -18,49 +19,51 @@ import Testing
   }
 
   @Test func mergeRunsEffectsAtTheSameTime() async {
-    let clock = TestClock()
+    let (first, second) = (Gate(), Gate())
     let store = self.logStore {
       .merge(
         .run { send in
-          try await clock.sleep(for: .seconds(2))
-          await send("slow")
+          await first.wait()
+          await send("first")
         },
         .run { send in
-          try await clock.sleep(for: .seconds(1))
-          await send("fast")
+          await second.wait()
+          await send("second")
         }
       )
     }
     let task = store.send("start")
-    await clock.advance(by: .seconds(2))
-    await task.finish()
-    #expect(store.state == ["start", "fast", "slow"])
+    second.open()
+    #expect(await eventually { store.state == ["start", "second"] })
+    first.open()
+    #expect(await eventually { store.state == ["start", "second", "first"] })
+    #expect(await finishes(task))
   }
 
   @Test func concatenateRunsEffectsOneAfterTheOther() async {
-    let clock = TestClock()
+    let (first, second) = (Gate(), Gate())
     let store = self.logStore {
       .concatenate(
-        .send("first"),
+        .send("before"),
         .run { send in
-          try await clock.sleep(for: .seconds(2))
-          await send("slow")
+          await first.wait()
+          await send("first")
         },
         .send("between"),
         .run { send in
-          try await clock.sleep(for: .seconds(1))
-          await send("fast")
+          await second.wait()
+          await send("second")
         }
       )
     }
     let task = store.send("start")
-    #expect(store.state == ["start", "first"])
-    await clock.advance(by: .seconds(2))
-    await Task.megaYield()
-    #expect(store.state == ["start", "first", "slow", "between"])
-    await clock.advance(by: .seconds(1))
-    await task.finish()
-    #expect(store.state == ["start", "first", "slow", "between", "fast"])
+    #expect(store.state == ["start", "before"])
+    second.open()
+    try? await Task.sleep(for: .milliseconds(50))
+    #expect(store.state == ["start", "before"])
+    first.open()
+    #expect(await eventually { store.state == ["start", "before", "first", "between", "second"] })
+    #expect(await finishes(task))
   }
 
   @Test func mapTransformsEveryAction() async {
@@ -93,10 +96,10 @@ import Testing
       }
     }
     let task = store.send("start")
-    await Task.megaYield()
+    #expect(await clock.waitForSuspension())
     store.send("stop")
+    #expect(await finishes(task))
     await clock.run()
-    await task.finish()
     #expect(store.state == ["start", "started", "stop"])
   }
 
@@ -113,11 +116,12 @@ import Testing
         .cancellable(id: "search", cancelInFlight: true)
       }
     }
-    store.send("query 1")
-    await clock.advance(by: .milliseconds(500))
-    let task = store.send("query 2")
-    await clock.advance(by: .seconds(1))
-    await task.finish()
+    let first = store.send("query 1")
+    #expect(await clock.waitForSuspension())
+    let second = store.send("query 2")
+    #expect(await finishes(first))
+    #expect(await clock.advance(by: .seconds(1)) { store.state.count == 3 })
+    #expect(await finishes(second))
     #expect(store.state == ["query 1", "query 2", "result of query 2"])
   }
 

@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Foundation
+import TestSupport
 import Testing
 
 /// A reducer that appends its name to a log in state, to observe the order reducers run in.

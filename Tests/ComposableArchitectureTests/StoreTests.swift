@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import Foundation
+import TestSupport
 import Testing
 
 @MainActor
@@ -59,7 +60,7 @@ import Testing
     }
     let task = store.send("start")
     #expect(store.state == 0)
-    await task.finish()
+    #expect(await finishes(task))
     #expect(store.state == 2)
   }
 
@@ -81,7 +82,7 @@ import Testing
     }
     let task = store.send("start")
     task.cancel()
-    await task.finish()
+    #expect(await finishes(task))
     await clock.run()
     #expect(store.state == 0)
     #expect(task.isCancelled)

@@ -33,7 +33,10 @@ import IssueReporting
 @MainActor
 public final class TestStore<State: Equatable, Action> {
   /// How strictly the store checks what happens; ``Exhaustivity/on`` by default.
-  public var exhaustivity: Exhaustivity = .on
+  public var exhaustivity: Exhaustivity {
+    get { self._exhaustivity }
+    set { self._exhaustivity = newValue }
+  }
 
   /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` and
   /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
@@ -43,9 +46,15 @@ public final class TestStore<State: Equatable, Action> {
   private let location: _SourceLocation
   private var baseline: State
   private var lastSentState: State?
-  private var received: [(action: Action, state: State)] = []
-  private var effectsInFlight: [UInt64: Int] = [:]
-  private var provenance: [UInt64: (action: Action, location: _SourceLocation)] = [:]
+  // NB: These are read by `deinit`, which is not isolated: an isolated deinit runs without the
+  // task-locals of the code that released the store, so the end-of-test failures it reports would
+  // not reach the running test. Everything else touches them on the main actor only, and a
+  // deinit runs once nothing else references the store, so the unchecked access is exclusive.
+  nonisolated(unsafe) private var _exhaustivity: Exhaustivity = .on
+  nonisolated(unsafe) private var received: [(action: Action, state: State)] = []
+  nonisolated(unsafe) private var effectsInFlight: [UInt64: Int] = [:]
+  nonisolated(unsafe) private var provenance: [UInt64: (action: Action, location: _SourceLocation)] =
+    [:]
   private var currentSendLocation: _SourceLocation?
 
   /// Creates a test store with an initial state and a reducer powering its runtime.
@@ -90,10 +99,7 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   deinit {
-    guard Thread.isMainThread else { return }
-    MainActor.assumeIsolated {
-      self.completed()
-    }
+    self.completed()
   }
 
   /// The current state, as of the last assertion.
@@ -145,13 +151,15 @@ public final class TestStore<State: Equatable, Action> {
           Must handle \(self.received.count) received \
           action\(self.received.count == 1 ? "" : "s") before sending an action: …
 
-          Unhandled actions: \(self.dumpReceived())
+            Unhandled actions:
+          \(self.dumpReceived())
 
           To fix this, assert them with "store.receive" before this "send", or skip them with \
           "await store.skipReceivedActions()".
           """,
           at: location
         )
+        self.skipReceived(showSkippedAssertions: false, at: location)
       case let .off(showSkippedAssertions):
         self.skipReceived(showSkippedAssertions: showSkippedAssertions, at: location)
       }
@@ -421,7 +429,7 @@ public final class TestStore<State: Equatable, Action> {
       """
       Expected effects to finish, but there are still effects in-flight after \(timeout). …
 
-      Effects of these actions are still running:
+        Effects of these actions are still running:
       \(self.dumpInFlight())
 
       To fix this, advance the test clock they wait on, cancel long-living effects, or skip them \
@@ -582,17 +590,19 @@ public final class TestStore<State: Equatable, Action> {
         """
   }
 
-  private func dumpReceived() -> String {
-    String(customDumping: self.received.map(\.action))
+  /// The received actions, one per line, indented to sit under a heading.
+  nonisolated private func dumpReceived() -> String {
+    self.received.map { String(customDumping: $0.action).indent(by: 4) }.joined(separator: "\n")
   }
 
+  /// The actions whose effects are still running, one per line, indented to sit under a heading.
   private func dumpInFlight() -> String {
     self.effectsInFlight.keys.sorted()
-      .compactMap { self.provenance[$0].map { String(customDumping: $0.action).indent(by: 2) } }
+      .compactMap { self.provenance[$0].map { String(customDumping: $0.action).indent(by: 4) } }
       .joined(separator: "\n")
   }
 
-  private func report(_ message: String, at location: _SourceLocation) {
+  nonisolated private func report(_ message: String, at location: _SourceLocation) {
     reportIssue(
       message,
       fileID: location.fileID,
@@ -602,17 +612,18 @@ public final class TestStore<State: Equatable, Action> {
     )
   }
 
-  /// Checks, when the test store goes away, that nothing was left unasserted.
-  private func completed() {
-    defer { self.core.cancelAllEffects() }
-    guard self.exhaustivity == .on else { return }
+  /// Checks, when the test store goes away, that nothing was left unasserted. Effects still
+  /// running are cancelled when the store's core goes away with it.
+  nonisolated private func completed() {
+    guard self._exhaustivity == .on else { return }
     if !self.received.isEmpty {
       self.report(
         """
         The store received \(self.received.count) unexpected \
         action\(self.received.count == 1 ? "" : "s"): …
 
-          Unhandled actions: \(self.dumpReceived())
+          Unhandled actions:
+        \(self.dumpReceived())
 
         To fix this, assert them with "store.receive", skip them with \
         "await store.skipReceivedActions()", or use a non-exhaustive test store: \

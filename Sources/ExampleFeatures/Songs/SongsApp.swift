@@ -34,32 +34,36 @@ public struct SongsApp: Reducer, Sendable {
   public init() {}
 
   public var body: some ReducerOf<Self> {
-    Scope(state: \.library, action: \.library) {
-      Library()
-    }
-    Scope(state: \.favorites, action: \.favorites) {
-      Favorites()
-    }
-    Scope(state: \.settings, action: \.settings) {
-      Settings()
-    }
-    Reduce { state, action in
-      switch action {
-      case let .library(.songs(.element(id, .favoriteResponse(isFavorite)))):
-        guard let row = state.library.songs[id: id] else { return .none }
-        if isFavorite {
-          state.favorites.songs.append(row.song)
-        } else {
-          state.favorites.songs.remove(id: id)
+    // NB: `onChange` wraps every reducer here, so that it sees the sort order before and after the
+    // `Settings` scope changes it.
+    CombineReducers {
+      Scope(state: \.library, action: \.library) {
+        Library()
+      }
+      Scope(state: \.favorites, action: \.favorites) {
+        Favorites()
+      }
+      Scope(state: \.settings, action: \.settings) {
+        Settings()
+      }
+      Reduce { state, action in
+        switch action {
+        case let .library(.songs(.element(id, .favoriteResponse(isFavorite)))):
+          guard let row = state.library.songs[id: id] else { return .none }
+          if isFavorite {
+            state.favorites.songs.append(row.song)
+          } else {
+            state.favorites.songs.remove(id: id)
+          }
+          return .none
+
+        case let .favorites(.removed(id)):
+          state.library.songs[id: id]?.isFavorite = false
+          return .none
+
+        case .favorites, .library, .settings:
+          return .none
         }
-        return .none
-
-      case let .favorites(.removed(id)):
-        state.library.songs[id: id]?.isFavorite = false
-        return .none
-
-      case .favorites, .library, .settings:
-        return .none
       }
     }
     .onChange(of: \.settings.sortOrder) { _, sortOrder in

@@ -6,7 +6,7 @@ import Testing
 /// The issues are known issues, so they do not fail the test; a `body` that reports none fails
 /// it, and so does a caller whose expected texts differ.
 @MainActor
-func recordedIssues(_ body: @MainActor () async -> Void) async -> [String] {
+public func recordedIssues(_ body: @MainActor () async -> Void) async -> [String] {
   let messages = LockIsolated<[String]>([])
   await withKnownIssue {
     await body()

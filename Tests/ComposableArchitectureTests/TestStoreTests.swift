@@ -1,0 +1,506 @@
+import ComposableArchitecture
+import Foundation
+import TestSupport
+import Testing
+
+/// A small feature for exercising the test store: a count, a delayed echo through the clock, and
+/// a long-living timer.
+private struct Feature: Reducer {
+  struct State: Equatable {
+    var count = 0
+    var echoes: [Int] = []
+  }
+  @CasePathable
+  enum Action: Equatable {
+    case decrement
+    case echo(Int)
+    case echoed(Int)
+    case increment
+    case noop
+    case startTimer
+    case tick
+    case twice
+  }
+  @Dependency(\.continuousClock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .decrement:
+      state.count -= 1
+      return .none
+    case let .echo(value):
+      return .run { send in
+        try await self.clock.sleep(for: .seconds(1))
+        await send(.echoed(value))
+      }
+    case let .echoed(value):
+      state.echoes.append(value)
+      return .none
+    case .increment:
+      state.count += 1
+      return .none
+    case .noop:
+      return .none
+    case .startTimer:
+      return .run { send in
+        while true {
+          try await self.clock.sleep(for: .seconds(1))
+          await send(.tick)
+        }
+      }
+    case .tick:
+      state.count += 1
+      return .none
+    case .twice:
+      return .merge(.send(.increment), .send(.increment))
+    }
+  }
+}
+
+@MainActor
+@Suite struct TestStoreTests {
+  private func makeStore(clock: TestClock<Duration> = TestClock()) -> TestStoreOf<Feature> {
+    TestStore(initialState: Feature.State()) {
+      Feature()
+    } withDependencies: {
+      $0.continuousClock = clock
+    }
+  }
+
+  // MARK: - Passing
+
+  @Test func exhaustiveFlowWithEffectsPasses() async {
+    let clock = TestClock()
+    let store = self.makeStore(clock: clock)
+    await store.send(.increment) {
+      $0.count = 1
+    }
+    await store.send(.echo(7))
+    #expect(await clock.waitForSuspension())
+    await clock.advance(by: .seconds(1))
+    await store.receive(.echoed(7)) {
+      $0.echoes = [7]
+    }
+    await store.send(.echo(8))
+    #expect(await clock.waitForSuspension())
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.echoed) {
+      $0.echoes = [7, 8]
+    }
+    await store.send(.echo(9))
+    #expect(await clock.waitForSuspension())
+    await clock.advance(by: .seconds(1))
+    await store.receive(\.echoed, 9) {
+      $0.echoes = [7, 8, 9]
+    }
+    await store.send(.twice)
+    await store.receive({ $0 == .increment }) {
+      $0.count = 2
+    }
+    await store.receive(.increment) {
+      $0.count = 3
+    }
+    #expect(store.state == Feature.State(count: 3, echoes: [7, 8, 9]))
+  }
+
+  @Test func taskCancelEndsLongLivingEffects() async {
+    let clock = TestClock()
+    let store = self.makeStore(clock: clock)
+    let task = await store.send(.startTimer)
+    #expect(await clock.waitForSuspension())
+    await clock.advance(by: .seconds(1))
+    await store.receive(.tick) { $0.count = 1 }
+    #expect(await clock.waitForSuspension())
+    await clock.advance(by: .seconds(1))
+    await store.receive(.tick) { $0.count = 2 }
+    await task.cancel()
+  }
+
+  @Test func skipReceivedActionsAndInFlightEffects() async {
+    let store = self.makeStore()
+    await store.send(.twice)
+    await store.skipReceivedActions()
+    #expect(store.state.count == 2)
+    await store.send(.startTimer)
+    await store.skipInFlightEffects()
+  }
+
+  @Test func nonExhaustiveChecksOnlyWhatIsAsserted() async {
+    let clock = TestClock()
+    let store = self.makeStore(clock: clock)
+    store.exhaustivity = .off
+    await store.send(.increment)
+    await store.send(.echo(1))
+    await store.send(.twice)
+    #expect(await clock.waitForSuspension())
+    await clock.advance(by: .seconds(1))
+    await store.receive(.echoed(1)) {
+      $0.echoes = [1]
+    }
+    #expect(store.state.count == 3)
+    await store.send(.startTimer)
+  }
+
+  @Test func dependenciesCanChangeBetweenSteps() async {
+    struct Stamp: Reducer {
+      @Dependency(\.uuid) var uuid
+      func reduce(into state: inout [UUID], action: Void) -> Effect<Void> {
+        state.append(self.uuid())
+        return .none
+      }
+    }
+    let store = TestStore(initialState: [UUID]()) {
+      Stamp()
+    } withDependencies: {
+      $0.uuid = .constant(UUID(1))
+    }
+    await store.send(()) { $0 = [UUID(1)] }
+    store.dependencies.uuid = .constant(UUID(2))
+    await store.send(()) { $0 = [UUID(1), UUID(2)] }
+  }
+
+  // MARK: - Failing
+
+  @Test func stateChangeThatDoesNotMatchExpectation() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.send(.increment) {
+        $0.count = 2
+      }
+    }
+    #expect(
+      issues == [
+        """
+        A state change does not match expectation: …
+
+            \u{2007} Feature.State(
+            −   count: 2,
+            +   count: 1,
+            \u{2007}   echoes: []
+            \u{2007} )
+
+        (Expected: −, Actual: +)
+        """
+      ]
+    )
+  }
+
+  @Test func unexpectedStateChange() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.send(.increment)
+    }
+    #expect(
+      issues == [
+        """
+        State was not expected to change, but a change occurred: …
+
+            \u{2007} Feature.State(
+            −   count: 0,
+            +   count: 1,
+            \u{2007}   echoes: []
+            \u{2007} )
+
+        (Expected: −, Actual: +)
+        """
+      ]
+    )
+  }
+
+  @Test func assertionClosureWithoutChange() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.send(.noop) {
+        $0.count = 0
+      }
+    }
+    #expect(
+      issues == [
+        """
+        Expected state to change, but no change occurred. …
+
+        The trailing closure made no observable modifications to state. If no change to state \
+        is expected, omit the trailing closure.
+        """
+      ]
+    )
+  }
+
+  @Test func receivedUnexpectedAction() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.send(.twice)
+      await store.receive(.decrement) {
+        $0.count = 1
+      }
+      await store.receive(.increment) {
+        $0.count = 2
+      }
+    }
+    #expect(
+      issues == [
+        """
+        Received unexpected action: …
+
+            − Feature.Action.decrement
+            + Feature.Action.increment
+
+        (Expected: −, Received: +)
+        """
+      ]
+    )
+  }
+
+  @Test func receivedNothingBeforeTimeout() async {
+    let issues = await recordedIssues {
+      let clock = TestClock()
+      let store = self.makeStore(clock: clock)
+      await store.send(.echo(1))
+      await store.receive(.echoed(1), timeout: .milliseconds(50)) {
+        $0.echoes = [1]
+      }
+      await store.skipInFlightEffects()
+    }
+    #expect(
+      issues == [
+        """
+        Expected to receive Feature.Action.echoed(1), but received none after 0.05 seconds. …
+
+        To fix this, make sure an effect sends it: if the effect waits on a test clock, advance \
+        the clock first; if it takes longer, pass a larger "timeout".
+        """
+      ]
+    )
+  }
+
+  @Test func receivedNothingAndNoEffectRunning() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.receive(\.tick)
+    }
+    #expect(
+      issues == [
+        """
+        Expected to receive an action of the expected case, but received none, and no effect is \
+        still running. …
+
+        To fix this, make sure an effect sends it: if the effect waits on a test clock, advance \
+        the clock first; if it takes longer, pass a larger "timeout".
+        """
+      ]
+    )
+  }
+
+  @Test func mustHandleReceivedActionsBeforeSending() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.send(.twice)
+      await store.send(.decrement) {
+        $0.count = 1
+      }
+    }
+    #expect(
+      issues == [
+        """
+        Must handle 2 received actions before sending an action: …
+
+          Unhandled actions:
+            Feature.Action.increment
+            Feature.Action.increment
+
+        To fix this, assert them with "store.receive" before this "send", or skip them with \
+        "await store.skipReceivedActions()".
+        """
+      ]
+    )
+  }
+
+  @Test func unreceivedActionsAtTheEndOfTheTest() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.send(.twice)
+    }
+    #expect(
+      issues == [
+        """
+        The store received 2 unexpected actions: …
+
+          Unhandled actions:
+            Feature.Action.increment
+            Feature.Action.increment
+
+        To fix this, assert them with "store.receive", skip them with \
+        "await store.skipReceivedActions()", or use a non-exhaustive test store: \
+        "store.exhaustivity = .off".
+        """
+      ]
+    )
+  }
+
+  @Test func effectStillRunningAtTheEndOfTheTest() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.send(.startTimer)
+    }
+    #expect(
+      issues == [
+        """
+        An effect returned for this action is still running. It must complete before the end of \
+        the test. …
+
+          Action:
+            Feature.Action.startTimer
+
+        To fix this, inspect the effects the reducer returns for this action and make sure all of \
+        them complete by the end of the test:
+
+        • An async effect may need a moment to finish: await it with "await store.finish()" or \
+        "await task.finish()".
+
+        • An effect that waits on a clock needs the clock advanced: advance the test clock so \
+        that the effect can complete.
+
+        • A long-living effect (a timer, a stream) must be torn down: mark it ".cancellable" and \
+        return "Effect.cancel" from another action, or skip it with \
+        "await store.skipInFlightEffects()".
+        """
+      ]
+    )
+  }
+
+  @Test func finishTimesOutWhileEffectsRun() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.send(.startTimer)
+      await store.finish(timeout: .milliseconds(50))
+      await store.skipInFlightEffects()
+    }
+    #expect(
+      issues == [
+        """
+        Expected effects to finish, but there are still effects in-flight after 0.05 seconds. …
+
+          Effects of these actions are still running:
+            Feature.Action.startTimer
+
+        To fix this, advance the test clock they wait on, cancel long-living effects, or skip them \
+        with "await store.skipInFlightEffects()".
+        """
+      ]
+    )
+  }
+
+  @Test func nonExhaustiveStillChecksWhatIsAsserted() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      store.exhaustivity = .off
+      await store.send(.twice)
+      await store.send(.increment) {
+        $0.count = 10
+      }
+    }
+    #expect(
+      issues == [
+        """
+        A state change does not match expectation: …
+
+            \u{2007} Feature.State(
+            −   count: 10,
+            +   count: 3,
+            \u{2007}   echoes: []
+            \u{2007} )
+
+        (Expected: −, Actual: +)
+        """
+      ]
+    )
+  }
+
+  @Test func nothingToSkip() async {
+    let issues = await recordedIssues {
+      let store = self.makeStore()
+      await store.skipReceivedActions()
+      await store.skipInFlightEffects()
+    }
+    #expect(
+      issues == [
+        "There were no received actions to skip.",
+        "There were no in-flight effects to skip.",
+      ]
+    )
+  }
+}
+
+@MainActor
+@Suite struct TestStoreReceiveMismatchTests {
+  @Test func receivedActionOfAnotherCase() async {
+    let issues = await recordedIssues {
+      let store = TestStore(initialState: Feature.State()) {
+        Feature()
+      }
+      await store.send(.twice)
+      await store.receive(\.tick) {
+        $0.count = 1
+      }
+      await store.receive(.increment) {
+        $0.count = 2
+      }
+    }
+    #expect(
+      issues == [
+        """
+        Received unexpected action: …
+
+          Received:
+            Feature.Action.increment
+
+        It is not in the case the test expected. To fix this, receive the action above first, or \
+        fix the reducer so that it sends an action of the expected case.
+        """
+      ]
+    )
+  }
+
+  @Test func receivedAnotherAssociatedValue() async {
+    let issues = await recordedIssues {
+      let clock = TestClock()
+      let store = TestStore(initialState: Feature.State()) {
+        Feature()
+      } withDependencies: {
+        $0.continuousClock = clock
+      }
+      await store.send(.echo(1))
+      _ = await clock.waitForSuspension()
+      await clock.advance(by: .seconds(1))
+      await store.receive(\.echoed, 2) {
+        $0.echoes = [1]
+      }
+    }
+    #expect(
+      issues == [
+        """
+        Received unexpected action value: …
+
+            − 2
+            + 1
+
+        (Expected: −, Received: +)
+        """
+      ]
+    )
+  }
+
+  @Test func showSkippedAssertionsDoesNotFailTheTest() async {
+    let store = TestStore(initialState: Feature.State()) {
+      Feature()
+    }
+    store.exhaustivity = .off(showSkippedAssertions: true)
+    await store.send(.twice)
+    await store.receive(.increment) {
+      $0.count = 1
+    }
+    // The second increment is skipped, and shown as a known issue; so is the unasserted change.
+    await store.send(.decrement)
+    #expect(store.state.count == 1)
+  }
+}
