@@ -2,10 +2,10 @@ import ComposableArchitecture
 import TestSupport
 import Testing
 
-private struct Counter: Reducer {
+private struct Tally: Reducer {
   struct State: Equatable {
     var count = 0
-    var name = "counter"
+    var name = "tally"
   }
   @CasePathable
   enum Action: Equatable {
@@ -26,8 +26,8 @@ private struct Counter: Reducer {
 @Suite struct PrintChangesTests {
   @Test func printsTheActionAndTheStateDiff() {
     var output: [String] = []
-    let store = Store(initialState: Counter.State()) {
-      Counter()._printChanges(.customDump { output.append($0) })
+    let store = Store(initialState: Tally.State()) {
+      Tally()._printChanges(.customDump { output.append($0) })
     }
     store.send(.increment)
     store.send(.noop)
@@ -35,16 +35,16 @@ private struct Counter: Reducer {
       output == [
         """
         received action:
-          Counter.Action.increment
-          Counter.State(
+          Tally.Action.increment
+          Tally.State(
         -   count: 0,
         +   count: 1,
-            name: "counter"
+            name: "tally"
           )
         """,
         """
         received action:
-          Counter.Action.noop
+          Tally.Action.noop
           (No state changes)
         """,
       ]
@@ -53,8 +53,8 @@ private struct Counter: Reducer {
 
   @Test func actionLabelsPrintOnlyTheCasePath() {
     var output: [String] = []
-    let store = Store(initialState: Counter.State()) {
-      Counter()._printChanges(.actionLabels { output.append($0) })
+    let store = Store(initialState: Tally.State()) {
+      Tally()._printChanges(.actionLabels { output.append($0) })
     }
     store.send(.increment)
     store.send(.child(.tapped(3)))
@@ -67,8 +67,8 @@ private struct Counter: Reducer {
   }
 
   @Test func nilPrinterPrintsNothing() {
-    let store = Store(initialState: Counter.State()) {
-      Counter()._printChanges(nil)
+    let store = Store(initialState: Tally.State()) {
+      Tally()._printChanges(nil)
     }
     store.send(.increment)
     #expect(store.count == 1)
