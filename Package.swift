@@ -7,6 +7,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"]),
+    .library(name: "ActionLog", targets: ["ActionLog"]),
     .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
   ],
   dependencies: [
@@ -31,6 +32,11 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    .target(name: "CRC32C"),
+    .target(
+      name: "ActionLog",
+      dependencies: ["CRC32C"]
+    ),
     .target(
       name: "ExampleFeatures",
       dependencies: [
@@ -50,6 +56,10 @@ let package = Package(
         "TestSupport",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    .testTarget(
+      name: "ActionLogTests",
+      dependencies: ["ActionLog", "TestSupport"]
     ),
     .testTarget(
       name: "ExampleFeaturesTests",

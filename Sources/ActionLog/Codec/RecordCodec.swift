@@ -1,0 +1,115 @@
+import Foundation
+
+/// Encodes and decodes record payloads: the one seam through which every payload passes, so a
+/// faster JSON implementation can replace Foundation's without touching the format or its
+/// callers.
+///
+/// An encoder must produce compact JSON with object keys sorted by their UTF-8 bytes and no raw
+/// newline, so that recordings are byte-reproducible and one record stays one line.
+public protocol RecordCodec: Sendable {
+  /// Encodes a value as one line of compact, key-sorted JSON.
+  func encode<T: Encodable>(_ value: T) throws -> [UInt8]
+
+  /// Decodes a value from JSON bytes.
+  func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T
+}
+
+/// The record codec built on Foundation's `JSONEncoder` and `JSONDecoder`.
+public struct FoundationJSONCodec: RecordCodec {
+  /// Creates the codec.
+  public init() {}
+
+  public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return Array(try encoder.encode(value))
+  }
+
+  public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+    guard let base = bytes.baseAddress else {
+      return try JSONDecoder().decode(type, from: Data())
+    }
+    let data = Data(
+      bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none
+    )
+    return try JSONDecoder().decode(type, from: data)
+  }
+}
+
+/// The deepest nesting of JSON arrays and objects in `bytes`, counted outside strings; stops
+/// counting once `limit` is exceeded.
+func jsonDepth(of bytes: UnsafeRawBufferPointer, limit: Int) -> Int {
+  var depth = 0
+  var deepest = 0
+  var inString = false
+  var escaped = false
+  for byte in bytes {
+    if inString {
+      if escaped {
+        escaped = false
+      } else if byte == UInt8(ascii: "\\") {
+        escaped = true
+      } else if byte == UInt8(ascii: "\"") {
+        inString = false
+      }
+      continue
+    }
+    switch byte {
+    case UInt8(ascii: "\""):
+      inString = true
+    case UInt8(ascii: "{"), UInt8(ascii: "["):
+      depth += 1
+      if depth > deepest {
+        deepest = depth
+        if deepest > limit { return deepest }
+      }
+    case UInt8(ascii: "}"), UInt8(ascii: "]"):
+      depth -= 1
+    default:
+      break
+    }
+  }
+  return deepest
+}
+
+extension DecodingError {
+  /// The coding path of the error, as `todos[0].title`.
+  var codingPathDescription: String {
+    let path: [any CodingKey]
+    switch self {
+    case let .typeMismatch(_, context), let .valueNotFound(_, context),
+      let .keyNotFound(_, context), let .dataCorrupted(context):
+      path = context.codingPath
+    @unknown default:
+      path = []
+    }
+    var text = ""
+    for key in path {
+      if let index = key.intValue {
+        text += "[\(index)]"
+      } else {
+        text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+      }
+    }
+    if case let .keyNotFound(key, _) = self {
+      text += text.isEmpty ? key.stringValue : ".\(key.stringValue)"
+    }
+    return text
+  }
+
+  /// What went wrong, without the coding path.
+  var reason: String {
+    switch self {
+    case let .typeMismatch(type, context):
+      return "expected \(type): \(context.debugDescription)"
+    case let .valueNotFound(type, context):
+      return "missing \(type): \(context.debugDescription)"
+    case let .keyNotFound(key, _):
+      return "the key \"\(key.stringValue)\" is missing"
+    case let .dataCorrupted(context):
+      return context.debugDescription
+    @unknown default:
+      return "\(self)"
+    }
+  }
+}

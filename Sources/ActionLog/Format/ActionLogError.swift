@@ -1,0 +1,84 @@
+/// What can go wrong reading or writing an action log. Every case says where (file, record
+/// number, byte offset, coding path) and what the user can do.
+public enum ActionLogError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The file could not be opened or read.
+  case unreadable(path: String, reason: String)
+  /// The file exists already: the writer never overwrites a recording.
+  case fileExists(path: String)
+  /// The file could not be created or written.
+  case writeFailed(path: String, reason: String)
+  /// The file is empty: a recording starts with a header.
+  case empty(path: String)
+  /// The first record is not a valid header.
+  case missingHeader(path: String, reason: String)
+  /// The file was written by a newer version of the format.
+  case unsupportedVersion(path: String, found: Int, supported: Int)
+  /// A record could not be decoded as the type asked for.
+  case undecodable(record: Int, offset: Int, codingPath: String, reason: String)
+  /// A record nests JSON deeper than the limit.
+  case tooDeep(record: Int, offset: Int, limit: Int)
+  /// There is no action with this sequence number.
+  case noSuchAction(seq: Int, count: Int)
+  /// There is no checkpoint after this action.
+  case noSuchCheckpoint(seq: Int)
+  /// The recorder could not record this action; a note stands in its place.
+  case actionNotRecorded(seq: Int, note: String)
+  /// The writer has been closed.
+  case closed(path: String)
+
+  public var description: String {
+    switch self {
+    case let .unreadable(path, reason):
+      return "Cannot read \(path): \(reason). Check that the file exists and is readable."
+    case let .fileExists(path):
+      return """
+        \(path) exists already, and a recording never overwrites a file. Choose another path, or \
+        move the old recording away first.
+        """
+    case let .writeFailed(path, reason):
+      return """
+        Cannot write the recording \(path): \(reason). Check free space and permissions; every \
+        record written before this error is intact.
+        """
+    case let .empty(path):
+      return """
+        \(path) is empty: a recording starts with a header record. The recorder was probably \
+        stopped before it wrote anything; record again.
+        """
+    case let .missingHeader(path, reason):
+      return """
+        \(path) does not start with a valid header record (\(reason)). It may not be an action \
+        log, or its first line is damaged; nothing can be replayed without the header.
+        """
+    case let .unsupportedVersion(path, found, supported):
+      return """
+        \(path) uses log format version \(found), but this reader supports version \(supported) \
+        and older. Update ComposableReplay to read it.
+        """
+    case let .undecodable(record, offset, codingPath, reason):
+      let path = codingPath.isEmpty ? "" : " at \(codingPath)"
+      return """
+        Record \(record) (byte offset \(offset)) cannot be decoded\(path): \(reason). The \
+        recording may come from another version of the feature; replay it with the code that \
+        recorded it, or record it again.
+        """
+    case let .tooDeep(record, offset, limit):
+      return """
+        Record \(record) (byte offset \(offset)) nests JSON deeper than \(limit) levels, the \
+        limit this reader accepts. Raise ReadLimits.maximumJSONDepth if the state really is that \
+        deep.
+        """
+    case let .noSuchAction(seq, count):
+      return "There is no action \(seq): the recording holds actions 1 to \(count)."
+    case let .noSuchCheckpoint(seq):
+      return "There is no checkpoint after action \(seq)."
+    case let .actionNotRecorded(seq, note):
+      return """
+        Action \(seq) was not recorded: \(note). Replay cannot pass it; start again from a \
+        checkpoint after it.
+        """
+    case let .closed(path):
+      return "The writer for \(path) is closed: start a new recording to record more."
+    }
+  }
+}

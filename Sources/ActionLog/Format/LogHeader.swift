@@ -1,0 +1,55 @@
+import Foundation
+
+/// What a recording says about itself in its first record.
+public struct LogHeader: Sendable, Equatable {
+  /// The format version the file was written with.
+  public var format: Int
+  /// The identifier of the recorded feature, which selects the reducer to replay it with.
+  public var feature: String
+  /// The name of the feature's state type, as the recorder saw it.
+  public var stateType: String
+  /// The name of the feature's action type, as the recorder saw it.
+  public var actionType: String
+  /// When recording started, on the wall clock.
+  public var startedAt: Date
+  /// How many actions apart the recorder writes checkpoints.
+  public var checkpointInterval: Int
+  /// Free-form facts about the app that recorded: version, platform, a description.
+  public var metadata: [String: String]
+
+  /// Creates a header.
+  public init(
+    format: Int = LogFormat.version,
+    feature: String,
+    stateType: String,
+    actionType: String,
+    startedAt: Date,
+    checkpointInterval: Int,
+    metadata: [String: String] = [:]
+  ) {
+    self.format = format
+    self.feature = feature
+    self.stateType = stateType
+    self.actionType = actionType
+    self.startedAt = startedAt
+    self.checkpointInterval = checkpointInterval
+    self.metadata = metadata
+  }
+}
+
+extension LogHeader {
+  /// The start time as written in the file: ISO 8601 with milliseconds, in UTC.
+  var startedAtText: String {
+    Self.makeFormatter().string(from: self.startedAt)
+  }
+
+  static func parseDate(_ text: String) -> Date? {
+    Self.makeFormatter().date(from: text) ?? ISO8601DateFormatter().date(from: text)
+  }
+
+  private static func makeFormatter() -> ISO8601DateFormatter {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter
+  }
+}

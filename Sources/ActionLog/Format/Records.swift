@@ -1,0 +1,83 @@
+import Foundation
+
+// The on-disk shape of each record kind. Keys are chosen so that, sorted, "kind" comes first and
+// "seq" second: a reader finds both in a short prefix of the line without parsing the rest.
+
+/// The header record's fields.
+struct HeaderRecord<State> {
+  var actionType: String
+  var checkpointInterval: Int
+  var feature: String
+  var format: Int
+  var initialState: State
+  var kind: String
+  var metadata: [String: String]
+  var startedAt: String
+  var stateType: String
+}
+
+/// An action record's fields.
+struct ActionRecord<Action> {
+  var kind: String
+  var seq: Int
+  var source: String
+  var time: Int64
+  var trigger: Int?
+  var uses: CapturedValues?
+  var value: Action
+}
+
+/// A checkpoint record's fields.
+struct CheckpointRecord<State> {
+  var kind: String
+  var seq: Int
+  var value: State
+}
+
+extension HeaderRecord: Encodable where State: Encodable {}
+extension HeaderRecord: Decodable where State: Decodable {}
+extension ActionRecord: Encodable where Action: Encodable {}
+extension ActionRecord: Decodable where Action: Decodable {}
+extension CheckpointRecord: Encodable where State: Encodable {}
+extension CheckpointRecord: Decodable where State: Decodable {}
+
+/// A note record's fields.
+struct NoteRecord: Codable {
+  var kind: String
+  var seq: Int
+  var text: String
+  /// `"action"` when the note stands in for the action `seq`, which could not be recorded.
+  var unrecorded: String?
+}
+
+/// An end record's fields.
+struct EndRecord: Codable {
+  var kind: String
+  var seq: Int
+  var time: Int64
+}
+
+/// The fields every record except the header starts with.
+struct RecordPrefix: Decodable {
+  var kind: String
+  var seq: Int?
+}
+
+/// A value that decodes from any JSON, keeping nothing.
+struct Skipped: Codable {
+  init() {}
+  init(from decoder: any Decoder) throws {}
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encodeNil()
+  }
+}
+
+/// A value of any `Encodable` type, so the writer can hold values of types it does not know.
+struct AnyEncodable: Encodable {
+  let value: any Encodable
+
+  func encode(to encoder: any Encoder) throws {
+    try self.value.encode(to: encoder)
+  }
+}

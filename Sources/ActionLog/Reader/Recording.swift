@@ -1,0 +1,414 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A recording read from an action log: its header, an index of its actions and checkpoints, and
+/// how it ended.
+///
+/// Opening a recording reads the file once, front to back: it checks every record's checksum and
+/// notes where each action and checkpoint is, reading only a short prefix of each line. Actions
+/// and states are decoded only when asked for, with the types the caller names:
+///
+/// ```swift
+/// let recording = try Recording(contentsOf: url)
+/// print(recording.count, recording.ending)
+/// let first = try recording.action(1, as: Todos.Action.self)
+/// let state = try recording.initialState(as: Todos.State.self)
+/// ```
+///
+/// A recording that was cut short or damaged still opens: every whole record before the damage
+/// is kept, and ``ending`` says where reading stopped and why. The file is never modified.
+public final class Recording: Sendable {
+  /// Where the recording was read from, if it was read from a file.
+  public let url: URL?
+  /// What the recording says about itself.
+  public let header: LogHeader
+  /// How the recording ended.
+  public let ending: RecordingEnding
+  /// Damaged records skipped, when opened with ``RecoveryMode/skipDamagedRecords``.
+  public let skippedRecords: [RecordProblem]
+  /// Notes, unknown record kinds, and other things worth knowing.
+  public let warnings: [RecordingWarning]
+  /// The sequence numbers of the actions after which a checkpoint holds the full state, in order.
+  public let checkpoints: [Int]
+  /// The size of the file in bytes.
+  public let byteCount: Int
+
+  private let storage: Data
+  private let limits: ReadLimits
+  private let codec: any RecordCodec
+  private let headerLine: LineRange
+  private let actions: ActionIndex
+  private let checkpointLines: [Int: LineRange]
+  private let unrecordedNotes: [Int: String]
+  private let endTime: Int64?
+
+  /// Opens a recording.
+  ///
+  /// - Parameters:
+  ///   - url: The action log to read.
+  ///   - recovery: What to do at a damaged record: stop there (the default) or skip it.
+  ///   - limits: Bounds on record length and JSON depth.
+  ///   - codec: Decodes payloads.
+  ///   - progress: Called now and then during the scan with the bytes read so far and the total.
+  /// - Throws: ``ActionLogError`` when the file cannot be read, is empty, does not start with a
+  ///   header, or was written by a newer format version.
+  /// - Complexity: O(*n*) in the size of the file; nothing is decoded but the header.
+  public convenience init(
+    contentsOf url: URL,
+    recovery: RecoveryMode = .stopAtFirstDamage,
+    limits: ReadLimits = .default,
+    codec: any RecordCodec = FoundationJSONCodec(),
+    progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil
+  ) throws {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url, options: .alwaysMapped)
+    } catch {
+      throw ActionLogError.unreadable(path: url.path, reason: Self.describe(error))
+    }
+    try self.init(
+      data: data, url: url, recovery: recovery, limits: limits, codec: codec, progress: progress
+    )
+  }
+
+  /// Reads a recording from bytes in memory.
+  ///
+  /// - Parameters:
+  ///   - data: The bytes of an action log.
+  ///   - url: Where they came from, for messages.
+  ///   - recovery: What to do at a damaged record.
+  ///   - limits: Bounds on record length and JSON depth.
+  ///   - codec: Decodes payloads.
+  ///   - progress: Called now and then with the bytes read so far and the total.
+  public init(
+    data: Data,
+    url: URL? = nil,
+    recovery: RecoveryMode = .stopAtFirstDamage,
+    limits: ReadLimits = .default,
+    codec: any RecordCodec = FoundationJSONCodec(),
+    progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil
+  ) throws {
+    let path = url?.path ?? "the recording"
+    var scanner = Scanner(
+      path: path, recovery: recovery, limits: limits, codec: codec, progress: progress
+    )
+    try data.withUnsafeBytes { try scanner.scan($0) }
+    guard let header = scanner.header, let headerLine = scanner.headerLine else {
+      throw ActionLogError.empty(path: path)
+    }
+    self.url = url
+    self.header = header
+    self.headerLine = headerLine
+    self.ending = scanner.ending
+    self.skippedRecords = scanner.skipped
+    self.warnings = scanner.warnings
+    self.checkpoints = scanner.checkpointLines.keys.sorted()
+    self.checkpointLines = scanner.checkpointLines
+    self.actions = scanner.actions
+    self.unrecordedNotes = scanner.unrecordedNotes
+    self.endTime = scanner.endTime
+    self.byteCount = data.count
+    self.storage = data
+    self.limits = limits
+    self.codec = codec
+  }
+
+  /// The number of actions recorded.
+  public var count: Int {
+    self.actions.count
+  }
+
+  /// How long the recording lasted: the time of its end record, or of its last action.
+  public var duration: Duration {
+    .nanoseconds(self.endTime ?? self.actions.times.last ?? 0)
+  }
+
+  /// The time of an action, since the recording started.
+  ///
+  /// - Precondition: `seq` is in `1...count`.
+  public func time(ofAction seq: Int) -> Duration {
+    .nanoseconds(self.actions.times[seq - 1])
+  }
+
+  /// Where an action came from, read from the index without decoding the action.
+  ///
+  /// - Precondition: `seq` is in `1...count`.
+  public func origin(ofAction seq: Int) -> RecordedOrigin {
+    let trigger = self.actions.triggers[seq - 1]
+    return trigger == 0 ? .send : .effect(parent: Int(trigger))
+  }
+
+  /// The last action at or before `time`, or 0 when `time` is before the first action.
+  ///
+  /// - Complexity: O(log *n*).
+  public func action(atTime time: Duration) -> Int {
+    let target = time.nanosecondsClamped
+    var low = 0
+    var high = self.actions.times.count
+    while low < high {
+      let middle = (low + high) / 2
+      if self.actions.times[middle] <= target { low = middle + 1 } else { high = middle }
+    }
+    return low
+  }
+
+  /// The latest checkpoint at or before action `seq`: its sequence number, or 0 for the initial
+  /// state in the header.
+  ///
+  /// - Complexity: O(log *c*) in the number of checkpoints.
+  public func checkpoint(atOrBefore seq: Int) -> Int {
+    var low = 0
+    var high = self.checkpoints.count
+    while low < high {
+      let middle = (low + high) / 2
+      if self.checkpoints[middle] <= seq { low = middle + 1 } else { high = middle }
+    }
+    return low == 0 ? 0 : self.checkpoints[low - 1]
+  }
+
+  /// Decodes the state before the first action.
+  public func initialState<State: Decodable>(as type: State.Type = State.self) throws -> State {
+    try self.decode(HeaderRecord<State>.self, at: self.headerLine).initialState
+  }
+
+  /// Decodes action `seq`.
+  ///
+  /// - Throws: ``ActionLogError/noSuchAction(seq:count:)``,
+  ///   ``ActionLogError/actionNotRecorded(seq:note:)``, ``ActionLogError/undecodable(record:offset:codingPath:reason:)``.
+  public func action<Action: Decodable>(
+    _ seq: Int, as type: Action.Type = Action.self
+  ) throws -> RecordedAction<Action> {
+    let line = try self.actionLine(seq)
+    let record = try self.decode(ActionRecord<Action>.self, at: line)
+    return RecordedAction(
+      seq: seq,
+      time: .nanoseconds(record.time),
+      origin: record.trigger.map { RecordedOrigin.effect(parent: $0) } ?? .send,
+      action: record.value,
+      captured: record.uses ?? CapturedValues()
+    )
+  }
+
+  /// The JSON of action `seq` as written, for showing an action whose type is not at hand.
+  public func actionJSON(_ seq: Int) throws -> String {
+    let line = try self.actionLine(seq)
+    let record = try self.decode(ActionRecord<JSONText>.self, at: line)
+    return record.value.text
+  }
+
+  /// Decodes the state recorded after action `seq`.
+  ///
+  /// - Throws: ``ActionLogError/noSuchCheckpoint(seq:)`` when there is no checkpoint there.
+  public func checkpoint<State: Decodable>(
+    after seq: Int, as type: State.Type = State.self
+  ) throws -> State {
+    guard let line = self.checkpointLines[seq] else {
+      throw ActionLogError.noSuchCheckpoint(seq: seq)
+    }
+    return try self.decode(CheckpointRecord<State>.self, at: line).value
+  }
+
+  // MARK: - Internals
+
+  private func actionLine(_ seq: Int) throws -> LineRange {
+    guard seq >= 1, seq <= self.actions.count else {
+      throw ActionLogError.noSuchAction(seq: seq, count: self.actions.count)
+    }
+    let line = self.actions.lines[seq - 1]
+    guard line.length >= 0 else {
+      throw ActionLogError.actionNotRecorded(seq: seq, note: self.unrecordedNotes[seq] ?? "")
+    }
+    return line
+  }
+
+  private func decode<T: Decodable>(_ type: T.Type, at line: LineRange) throws -> T {
+    try self.storage.withUnsafeBytes { bytes in
+      let payload = UnsafeRawBufferPointer(
+        rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)]
+      )
+      guard jsonDepth(of: payload, limit: self.limits.maximumJSONDepth)
+        <= self.limits.maximumJSONDepth
+      else {
+        throw ActionLogError.tooDeep(
+          record: line.record, offset: line.offset, limit: self.limits.maximumJSONDepth
+        )
+      }
+      do {
+        return try self.codec.decode(type, from: payload)
+      } catch let error as DecodingError {
+        throw ActionLogError.undecodable(
+          record: line.record,
+          offset: line.offset,
+          codingPath: error.codingPathDescription,
+          reason: error.reason
+        )
+      } catch {
+        throw ActionLogError.undecodable(
+          record: line.record, offset: line.offset, codingPath: "", reason: "\(error)"
+        )
+      }
+    }
+  }
+
+  private static func describe(_ error: any Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+      underlying.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    if nsError.domain == NSCocoaErrorDomain, nsError.code == NSFileReadNoSuchFileError {
+      return "no such file"
+    }
+    return nsError.localizedDescription
+  }
+}
+
+/// One decoded action of a recording.
+public struct RecordedAction<Action> {
+  /// The action's sequence number, from 1.
+  public let seq: Int
+  /// When the store processed it, since the recording started.
+  public let time: Duration
+  /// Where it came from.
+  public let origin: RecordedOrigin
+  /// The action.
+  public let action: Action
+  /// The dependency values the reducer read while processing it.
+  public let captured: CapturedValues
+}
+
+extension RecordedAction: Sendable where Action: Sendable {}
+extension RecordedAction: Equatable where Action: Equatable {}
+
+/// Where a record's line and payload are in the file.
+struct LineRange: Sendable {
+  var record: Int
+  var offset: Int
+  var payloadStart: Int
+  var payloadLength: Int
+
+  /// A stand-in for an action the recorder could not record.
+  static func unrecorded(record: Int, offset: Int) -> Self {
+    Self(record: record, offset: offset, payloadStart: 0, payloadLength: -1)
+  }
+
+  var length: Int { self.payloadLength }
+}
+
+/// The index of a recording's actions, by sequence number minus one.
+struct ActionIndex: Sendable {
+  var lines: [LineRange] = []
+  var times: [Int64] = []
+  var triggers: [Int32] = []
+
+  var count: Int { self.lines.count }
+}
+
+/// Any JSON value, kept as its text.
+struct JSONText: Decodable {
+  let text: String
+
+  init(from decoder: any Decoder) throws {
+    let value = try JSONValue(from: decoder)
+    self.text = value.text
+  }
+}
+
+/// A JSON value, decoded generically so it can be written back as compact, key-sorted text.
+indirect enum JSONValue: Decodable {
+  case null
+  case bool(Bool)
+  case number(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  init(from decoder: any Decoder) throws {
+    if let container = try? decoder.container(keyedBy: AnyKey.self) {
+      var object: [String: JSONValue] = [:]
+      for key in container.allKeys {
+        object[key.stringValue] = try container.decode(JSONValue.self, forKey: key)
+      }
+      self = .object(object)
+    } else if var container = try? decoder.unkeyedContainer() {
+      var array: [JSONValue] = []
+      while !container.isAtEnd {
+        array.append(try container.decode(JSONValue.self))
+      }
+      self = .array(array)
+    } else {
+      let container = try decoder.singleValueContainer()
+      if container.decodeNil() {
+        self = .null
+      } else if let bool = try? container.decode(Bool.self) {
+        self = .bool(bool)
+      } else if let number = try? container.decode(Double.self) {
+        self = .number(number)
+      } else {
+        self = .string(try container.decode(String.self))
+      }
+    }
+  }
+
+  var text: String {
+    switch self {
+    case .null:
+      return "null"
+    case let .bool(value):
+      return value ? "true" : "false"
+    case let .number(value):
+      if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+      return String(value)
+    case let .string(value):
+      return JSONValue.quote(value)
+    case let .array(values):
+      return "[" + values.map(\.text).joined(separator: ",") + "]"
+    case let .object(members):
+      return "{"
+        + members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+        .map { "\(JSONValue.quote($0.key)):\($0.value.text)" }
+        .joined(separator: ",") + "}"
+    }
+  }
+
+  static func quote(_ string: String) -> String {
+    var result = "\""
+    for scalar in string.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case _ where scalar.value < 0x20:
+        let hex = String(scalar.value, radix: 16)
+        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+
+  struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+}
+
+extension Duration {
+  /// The duration in nanoseconds, clamped to `Int64`.
+  var nanosecondsClamped: Int64 {
+    let (seconds, attoseconds) = self.components
+    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+    if overflow { return seconds < 0 ? .min : .max }
+    return scaled + attoseconds / 1_000_000_000
+  }
+}

@@ -1,0 +1,416 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The single pass that opens a recording: it frames lines, checks checksums, reads each record's
+/// kind and sequence number from a short prefix, and indexes actions and checkpoints.
+struct Scanner {
+  let path: String
+  let recovery: RecoveryMode
+  let limits: ReadLimits
+  let codec: any RecordCodec
+  let progress: ((Int, Int) -> Void)?
+
+  private(set) var header: LogHeader?
+  private(set) var headerLine: LineRange?
+  private(set) var ending: RecordingEnding = .unterminated
+  private(set) var skipped: [RecordProblem] = []
+  private(set) var warnings: [RecordingWarning] = []
+  private(set) var actions = ActionIndex()
+  private(set) var checkpointLines: [Int: LineRange] = [:]
+  private(set) var unrecordedNotes: [Int: String] = [:]
+  private(set) var endTime: Int64?
+
+  init(
+    path: String,
+    recovery: RecoveryMode,
+    limits: ReadLimits,
+    codec: any RecordCodec,
+    progress: ((Int, Int) -> Void)?
+  ) {
+    self.path = path
+    self.recovery = recovery
+    self.limits = limits
+    self.codec = codec
+    self.progress = progress
+  }
+
+  /// Reads every record of `bytes`.
+  mutating func scan(_ bytes: UnsafeRawBufferPointer) throws {
+    guard let base = bytes.baseAddress, !bytes.isEmpty else {
+      throw ActionLogError.empty(path: self.path)
+    }
+    let total = bytes.count
+    let lineLimit = self.limits.maximumRecordLength + Framing.prefixLength
+    var offset = 0
+    var record = 0
+    var nextProgress = 16 << 20
+    var hasEnded = false
+
+    while offset < total {
+      if offset >= nextProgress {
+        self.progress?(offset, total)
+        nextProgress = offset + (16 << 20)
+      }
+      record += 1
+      let window = min(total - offset, lineLimit + 1)
+      guard let newline = memchr(base + offset, Int32(UInt8(ascii: "\n")), window) else {
+        if window > lineLimit {
+          // No newline within the limit: the record is too long to accept.
+          let problem = RecordProblem(
+            record: record, offset: offset, kind: .tooLong(limit: self.limits.maximumRecordLength)
+          )
+          if record == 1 {
+            throw ActionLogError.missingHeader(path: self.path, reason: problem.description)
+          }
+          guard self.recovery == .skipDamagedRecords,
+            let next = memchr(base + offset, Int32(UInt8(ascii: "\n")), total - offset)
+          else {
+            self.ending = .damaged(problem)
+            return
+          }
+          self.skipped.append(problem)
+          offset = base.distance(to: UnsafeRawPointer(next)) + 1
+          continue
+        }
+        // The last line has no newline: it was being written when the recording stopped.
+        if record == 1 {
+          throw ActionLogError.missingHeader(
+            path: self.path, reason: "the header record is incomplete (no newline)"
+          )
+        }
+        if !hasEnded {
+          self.ending = .tornTail(offset: offset, length: total - offset)
+        } else {
+          self.warnings.append(.dataAfterEnd(offset: offset))
+        }
+        break
+      }
+      let lineEnd = base.distance(to: UnsafeRawPointer(newline))
+      let line = UnsafeRawBufferPointer(rebasing: bytes[offset..<lineEnd])
+      let lineStart = offset
+      offset = lineEnd + 1
+
+      if hasEnded {
+        self.warnings.append(.dataAfterEnd(offset: lineStart))
+        break
+      }
+      if record == 1 {
+        try self.readHeader(line, offset: lineStart)
+        continue
+      }
+      switch self.read(line, record: record, offset: lineStart) {
+      case .ok:
+        continue
+      case .ended:
+        hasEnded = true
+        self.ending = .clean
+      case let .problem(problem):
+        guard self.recovery == .skipDamagedRecords else {
+          self.ending = .damaged(problem)
+          return
+        }
+        self.skipped.append(problem)
+      }
+    }
+    self.progress?(total, total)
+  }
+
+  private enum Outcome {
+    case ok
+    case ended
+    case problem(RecordProblem)
+  }
+
+  private mutating func readHeader(_ line: UnsafeRawBufferPointer, offset: Int) throws {
+    guard let written = Framing.parsePrefix(line) else {
+      throw ActionLogError.missingHeader(
+        path: self.path, reason: "it does not start with an 8-digit checksum and a space"
+      )
+    }
+    let payload = UnsafeRawBufferPointer(rebasing: line[Framing.prefixLength...])
+    let computed = Framing.checksum(payload)
+    guard computed == written else {
+      throw ActionLogError.missingHeader(
+        path: self.path, reason: "its checksum does not match its payload"
+      )
+    }
+    guard jsonDepth(of: payload, limit: self.limits.maximumJSONDepth)
+      <= self.limits.maximumJSONDepth
+    else {
+      throw ActionLogError.missingHeader(
+        path: self.path,
+        reason: "it nests JSON deeper than \(self.limits.maximumJSONDepth) levels"
+      )
+    }
+    // The format version first, so a newer file is refused for its version and not for a field
+    // this reader does not know.
+    if let versioned = try? self.codec.decode(VersionedRecord.self, from: payload),
+      versioned.kind == RecordKind.header.rawValue, versioned.format > LogFormat.version
+    {
+      throw ActionLogError.unsupportedVersion(
+        path: self.path, found: versioned.format, supported: LogFormat.version
+      )
+    }
+    let record: HeaderRecord<Skipped>
+    do {
+      record = try self.codec.decode(HeaderRecord<Skipped>.self, from: payload)
+    } catch let error as DecodingError {
+      let path = error.codingPathDescription
+      throw ActionLogError.missingHeader(
+        path: self.path, reason: path.isEmpty ? error.reason : "\(path): \(error.reason)"
+      )
+    } catch {
+      throw ActionLogError.missingHeader(path: self.path, reason: "\(error)")
+    }
+    guard record.kind == RecordKind.header.rawValue else {
+      throw ActionLogError.missingHeader(
+        path: self.path, reason: "the first record is a \"\(record.kind)\" record"
+      )
+    }
+    guard let startedAt = LogHeader.parseDate(record.startedAt) else {
+      throw ActionLogError.missingHeader(
+        path: self.path, reason: "startedAt: \"\(record.startedAt)\" is not an ISO 8601 date"
+      )
+    }
+    self.header = LogHeader(
+      format: record.format,
+      feature: record.feature,
+      stateType: record.stateType,
+      actionType: record.actionType,
+      startedAt: startedAt,
+      checkpointInterval: record.checkpointInterval,
+      metadata: record.metadata
+    )
+    self.headerLine = LineRange(
+      record: 1,
+      offset: offset,
+      payloadStart: offset + Framing.prefixLength,
+      payloadLength: line.count - Framing.prefixLength
+    )
+  }
+
+  private mutating func read(
+    _ line: UnsafeRawBufferPointer, record: Int, offset: Int
+  ) -> Outcome {
+    func problem(_ kind: RecordProblem.Kind) -> Outcome {
+      .problem(RecordProblem(record: record, offset: offset, kind: kind))
+    }
+    guard let written = Framing.parsePrefix(line) else {
+      return problem(.malformedFrame)
+    }
+    let payload = UnsafeRawBufferPointer(rebasing: line[Framing.prefixLength...])
+    let computed = Framing.checksum(payload)
+    guard computed == written else {
+      return problem(.checksumMismatch(written: written, computed: computed))
+    }
+    let prefix: Prefix
+    if let fast = Prefix(fastPathOf: payload) {
+      prefix = fast
+    } else {
+      do {
+        prefix = try Prefix(self.codec.decode(PrefixRecord.self, from: payload))
+      } catch let error as DecodingError {
+        return problem(.unreadablePayload(error.reason))
+      } catch {
+        return problem(.unreadablePayload("\(error)"))
+      }
+    }
+    let range = LineRange(
+      record: record,
+      offset: offset,
+      payloadStart: offset + Framing.prefixLength,
+      payloadLength: payload.count
+    )
+    let expected = self.actions.count + 1
+
+    switch prefix.kind {
+    case RecordKind.action.rawValue:
+      guard let seq = prefix.seq, let time = prefix.time else {
+        return problem(.unreadablePayload("an action record needs \"seq\" and \"time\""))
+      }
+      if seq > expected, self.recovery == .skipDamagedRecords {
+        self.keepPlaces(ofLostActions: expected...(seq - 1), record: record, offset: offset)
+      } else if seq != expected {
+        return problem(.sequenceGap(expected: expected, found: seq))
+      }
+      self.actions.lines.append(range)
+      self.actions.times.append(time)
+      self.actions.triggers.append(Int32(clamping: prefix.trigger ?? 0))
+      return .ok
+
+    case RecordKind.checkpoint.rawValue:
+      guard let seq = prefix.seq else {
+        return problem(.unreadablePayload("a checkpoint record needs \"seq\""))
+      }
+      if seq > self.actions.count, self.recovery == .skipDamagedRecords {
+        self.keepPlaces(ofLostActions: expected...seq, record: record, offset: offset)
+      }
+      guard seq >= 1, seq <= self.actions.count else {
+        return problem(.misplaced("a checkpoint after action \(seq), which is not recorded yet"))
+      }
+      self.checkpointLines[seq] = range
+      return .ok
+
+    case RecordKind.note.rawValue:
+      let seq = prefix.seq ?? self.actions.count
+      let note = try? self.codec.decode(NoteRecord.self, from: payload)
+      let text = note?.text ?? ""
+      if note?.unrecorded == RecordKind.action.rawValue {
+        guard seq == expected else {
+          return problem(.sequenceGap(expected: expected, found: seq))
+        }
+        // The action could not be recorded: the note holds its place.
+        self.actions.lines.append(.unrecorded(record: record, offset: offset))
+        self.actions.times.append(self.actions.times.last ?? 0)
+        self.actions.triggers.append(0)
+        self.unrecordedNotes[seq] = text
+      }
+      self.warnings.append(.note(seq: seq, text: text))
+      return .ok
+
+    case RecordKind.end.rawValue:
+      let count = prefix.seq ?? self.actions.count
+      if count != self.actions.count {
+        self.warnings.append(.endCountMismatch(end: count, actions: self.actions.count))
+      }
+      self.endTime = prefix.time ?? (try? self.codec.decode(EndRecord.self, from: payload))?.time
+      return .ended
+
+    case RecordKind.header.rawValue:
+      return problem(.misplaced("a second header record"))
+
+    default:
+      self.warnings.append(.unknownKind(prefix.kind, record: record, offset: offset))
+      return .ok
+    }
+  }
+}
+
+extension Scanner {
+  /// Keeps the places of actions lost with skipped records, so later records keep their
+  /// sequence numbers; reading a lost action says it was lost.
+  fileprivate mutating func keepPlaces(
+    ofLostActions lost: ClosedRange<Int>, record: Int, offset: Int
+  ) {
+    self.skipped.append(RecordProblem(record: record, offset: offset, kind: .lostActions(lost)))
+    for seq in lost {
+      self.actions.lines.append(.unrecorded(record: record, offset: offset))
+      self.actions.times.append(self.actions.times.last ?? 0)
+      self.actions.triggers.append(0)
+      self.unrecordedNotes[seq] = "it was in a damaged record that was skipped"
+    }
+  }
+}
+
+/// A record's envelope: what the scan needs to index it.
+private struct Prefix {
+  var kind: String
+  var seq: Int?
+  var time: Int64?
+  var trigger: Int?
+
+  init(_ record: PrefixRecord) {
+    self.kind = record.kind
+    self.seq = record.seq
+    self.time = record.time
+    self.trigger = record.trigger
+  }
+
+  /// Reads the envelope from the start of a payload as this library writes it
+  /// (`{"kind":"action","seq":12,"source":"effect","time":3400,"trigger":11,…`), without parsing
+  /// the rest; `nil` when the payload does not start that way.
+  init?(fastPathOf payload: UnsafeRawBufferPointer) {
+    var cursor = Cursor(bytes: payload)
+    guard cursor.consume(#"{"kind":""#), let kind = cursor.readPlainString() else { return nil }
+    self.kind = kind
+    guard cursor.consume(#","seq":"#), let seq = cursor.readInteger() else { return nil }
+    self.seq = Int(seq)
+    if kind == RecordKind.action.rawValue {
+      guard cursor.consume(#","source":""#), cursor.readPlainString() != nil,
+        cursor.consume(#","time":"#), let time = cursor.readInteger()
+      else { return nil }
+      self.time = time
+      if cursor.consume(#","trigger":"#) {
+        guard let trigger = cursor.readInteger() else { return nil }
+        self.trigger = Int(trigger)
+      }
+    } else if kind == RecordKind.end.rawValue {
+      guard cursor.consume(#","time":"#), let time = cursor.readInteger() else { return nil }
+      self.time = time
+    }
+  }
+}
+
+/// The envelope fields, decoded in full when the fast path does not apply.
+private struct PrefixRecord: Decodable {
+  var kind: String
+  var seq: Int?
+  var time: Int64?
+  var trigger: Int?
+}
+
+/// The fields that say which format a header was written with.
+private struct VersionedRecord: Decodable {
+  var kind: String
+  var format: Int
+}
+
+/// Reads JSON tokens from the start of a buffer.
+private struct Cursor {
+  let bytes: UnsafeRawBufferPointer
+  var index = 0
+
+  mutating func consume(_ literal: StaticString) -> Bool {
+    let count = literal.utf8CodeUnitCount
+    guard self.index + count <= self.bytes.count, let base = self.bytes.baseAddress else {
+      return false
+    }
+    let matches = literal.withUTF8Buffer { expected in
+      expected.baseAddress.map { memcmp(base + self.index, $0, count) == 0 } ?? false
+    }
+    if matches { self.index += count }
+    return matches
+  }
+
+  /// A string without escapes, up to and including its closing quote.
+  mutating func readPlainString() -> String? {
+    let start = self.index
+    while self.index < self.bytes.count {
+      let byte = self.bytes[self.index]
+      if byte == UInt8(ascii: "\"") {
+        let text = String(decoding: self.bytes[start..<self.index], as: UTF8.self)
+        self.index += 1
+        return text
+      }
+      if byte == UInt8(ascii: "\\") || self.index - start > 64 { return nil }
+      self.index += 1
+    }
+    return nil
+  }
+
+  mutating func readInteger() -> Int64? {
+    var value: Int64 = 0
+    var digits = 0
+    var negative = false
+    if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "-") {
+      negative = true
+      self.index += 1
+    }
+    while self.index < self.bytes.count, digits < 18 {
+      let byte = self.bytes[self.index]
+      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
+      value = value * 10 + Int64(byte - UInt8(ascii: "0"))
+      digits += 1
+      self.index += 1
+    }
+    guard digits > 0, self.index < self.bytes.count else { return nil }
+    let next = self.bytes[self.index]
+    guard next == UInt8(ascii: ",") || next == UInt8(ascii: "}") else { return nil }
+    return negative ? -value : value
+  }
+}

@@ -1,0 +1,376 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Appends records to an action log on a background thread.
+///
+/// ```swift
+/// let writer = try LogWriter(
+///   url: url,
+///   header: LogHeader(feature: "todos", stateType: "Todos.State", actionType: "Todos.Action",
+///                     startedAt: Date(), checkpointInterval: 100),
+///   initialState: state
+/// )
+/// writer.append(.action(seq: 1, time: .milliseconds(3), origin: .send, value: action,
+///                       captured: CapturedValues()))
+/// try writer.flush()
+/// try writer.close()
+/// ```
+///
+/// The calling thread only enqueues a record: it holds the values, which are copy-on-write, and
+/// nothing is encoded there. A background thread takes everything enqueued, encodes and frames
+/// it, and appends it with one write, at least every ``Options/flushInterval``, sooner when many
+/// records are waiting, and at once on ``flush()`` and ``close()``.
+///
+/// The writer never drops a record and never rewrites what it wrote: the file is opened for
+/// appending only, and an existing file is refused. **Back-pressure**: when
+/// ``Options/maximumPendingRecords`` records are waiting, ``append(_:)`` blocks until the
+/// background thread has taken them, so memory stays bounded and nothing is lost.
+///
+/// A record that cannot be encoded (a non-finite `Double`, an encoder that throws) becomes a
+/// `note` record, and ``Options/onEncodingFailure`` is told.
+public final class LogWriter: @unchecked Sendable {
+  /// When the writer asks the system to put written records on disk (`fsync`).
+  public enum SyncPolicy: Sendable, Equatable {
+    /// Never: records survive the process being killed, not the machine losing power.
+    case never
+    /// On ``LogWriter/flush()`` and ``LogWriter/close()``: what a flush acknowledged survives a
+    /// power loss.
+    case onFlush
+    /// After every write, before any record is acknowledged: slowest, and the safest.
+    case always
+  }
+
+  /// How the writer behaves.
+  public struct Options: Sendable {
+    /// When to `fsync`; ``SyncPolicy/onFlush`` by default.
+    public var syncPolicy: SyncPolicy
+    /// The longest a record waits before it is written; 100 ms by default.
+    public var flushInterval: Duration
+    /// How many records may wait before the writer is woken early; 1,024 by default.
+    public var batchSize: Int
+    /// How many records may wait before ``LogWriter/append(_:)`` blocks; 65,536 by default.
+    public var maximumPendingRecords: Int
+    /// Encodes payloads.
+    public var codec: any RecordCodec
+    /// Told, on the writer's thread, when a record could not be encoded and a note replaced it.
+    public var onEncodingFailure: (@Sendable (String) -> Void)?
+
+    /// Creates options.
+    public init(
+      syncPolicy: SyncPolicy = .onFlush,
+      flushInterval: Duration = .milliseconds(100),
+      batchSize: Int = 1_024,
+      maximumPendingRecords: Int = 65_536,
+      codec: any RecordCodec = FoundationJSONCodec(),
+      onEncodingFailure: (@Sendable (String) -> Void)? = nil
+    ) {
+      self.syncPolicy = syncPolicy
+      self.flushInterval = flushInterval
+      self.batchSize = max(1, batchSize)
+      self.maximumPendingRecords = max(1, maximumPendingRecords)
+      self.codec = codec
+      self.onEncodingFailure = onEncodingFailure
+    }
+  }
+
+  /// A record to append.
+  public enum Entry: Sendable {
+    /// An action the store processed.
+    case action(
+      seq: Int,
+      time: Duration,
+      origin: RecordedOrigin,
+      value: any Encodable & Sendable,
+      captured: CapturedValues
+    )
+    /// The state after action `seq`.
+    case checkpoint(seq: Int, state: any Encodable & Sendable)
+    /// A warning, attached to the action `seq`.
+    case note(seq: Int, text: String)
+  }
+
+  /// The file the writer appends to.
+  public let url: URL
+
+  private let options: Options
+  private let descriptor: Int32
+  private let condition = NSCondition()
+  private var thread: Thread?
+
+  // Guarded by `condition`.
+  private var pending: [Entry] = []
+  private var enqueued = 0
+  private var written = 0
+  private var acknowledged = 0
+  private var flushRequest = 0
+  private var isClosing = false
+  private var isFinished = false
+  private var endTime: Duration?
+  private var failure: ActionLogError?
+
+  // The writer thread's own.
+  private var lastActionSeq = 0
+  private var lastTime: Duration = .zero
+
+  /// Creates the file and writes its header.
+  ///
+  /// - Parameters:
+  ///   - url: Where to write. The file must not exist.
+  ///   - header: What the recording is.
+  ///   - initialState: The state before the first action.
+  ///   - options: How the writer behaves.
+  /// - Throws: ``ActionLogError/fileExists(path:)``, ``ActionLogError/writeFailed(path:reason:)``,
+  ///   or the codec's error when the header or initial state cannot be encoded.
+  public init(
+    url: URL,
+    header: LogHeader,
+    initialState: some Encodable & Sendable,
+    options: Options = Options()
+  ) throws {
+    self.url = url
+    self.options = options
+    let record = HeaderRecord(
+      actionType: header.actionType,
+      checkpointInterval: header.checkpointInterval,
+      feature: header.feature,
+      format: header.format,
+      initialState: AnyEncodable(value: initialState),
+      kind: RecordKind.header.rawValue,
+      metadata: header.metadata,
+      startedAt: header.startedAtText,
+      stateType: header.stateType
+    )
+    var line: [UInt8] = []
+    Framing.append(payload: try options.codec.encode(record), to: &line)
+
+    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else {
+      let code = errno
+      if code == EEXIST { throw ActionLogError.fileExists(path: url.path) }
+      throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(code)))
+    }
+    self.descriptor = descriptor
+    if let error = Self.writeAll(line, to: descriptor) {
+      _ = closeDescriptor(descriptor)
+      throw ActionLogError.writeFailed(path: url.path, reason: error)
+    }
+    let thread = Thread { [self] in self.run() }
+    thread.name = "ActionLog.LogWriter"
+    self.thread = thread
+    thread.start()
+  }
+
+  /// Enqueues a record. Returns at once unless ``Options/maximumPendingRecords`` records are
+  /// waiting, in which case it waits for the writer to take them.
+  ///
+  /// Records appended after ``close()`` are ignored.
+  public func append(_ entry: Entry) {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    guard !self.isClosing else { return }
+    while self.pending.count >= self.options.maximumPendingRecords, !self.isFinished {
+      self.condition.broadcast()
+      self.condition.wait()
+    }
+    self.pending.append(entry)
+    self.enqueued += 1
+    if self.pending.count == self.options.batchSize {
+      self.condition.broadcast()
+    }
+  }
+
+  /// Waits until every record appended before this call is written (and, with
+  /// ``SyncPolicy/onFlush`` or ``SyncPolicy/always``, synced to disk).
+  ///
+  /// - Throws: ``ActionLogError/writeFailed(path:reason:)`` when a write failed.
+  public func flush() throws {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    let target = self.enqueued
+    self.flushRequest = max(self.flushRequest, target)
+    self.condition.broadcast()
+    while self.acknowledged < target, self.failure == nil, !self.isFinished {
+      self.condition.wait()
+    }
+    if let failure = self.failure { throw failure }
+  }
+
+  /// Writes everything still waiting, then an `end` record, syncs, and closes the file.
+  ///
+  /// Calling it again does nothing.
+  ///
+  /// - Parameter time: The recording's duration, for the end record; by default the time of the
+  ///   last action.
+  /// - Throws: ``ActionLogError/writeFailed(path:reason:)`` when a write failed.
+  public func close(at time: Duration? = nil) throws {
+    self.condition.lock()
+    if !self.isClosing {
+      self.isClosing = true
+      self.endTime = time
+      self.condition.broadcast()
+    }
+    while !self.isFinished {
+      self.condition.wait()
+    }
+    let failure = self.failure
+    self.condition.unlock()
+    if let failure { throw failure }
+  }
+
+  // MARK: - The writer thread
+
+  private func run() {
+    var buffer: [UInt8] = []
+    buffer.reserveCapacity(1 << 16)
+    while true {
+      self.condition.lock()
+      while self.pending.isEmpty, !self.isClosing, self.flushRequest <= self.acknowledged {
+        if !self.condition.wait(until: Date(timeIntervalSinceNow: self.intervalSeconds)) {
+          break
+        }
+      }
+      let batch = self.pending
+      self.pending.removeAll(keepingCapacity: true)
+      let batchEnd = self.enqueued
+      let isClosing = self.isClosing
+      let endTime = self.endTime
+      let wantsSync =
+        isClosing || self.options.syncPolicy == .always
+        || (self.options.syncPolicy == .onFlush && self.flushRequest > self.acknowledged)
+      self.condition.broadcast()
+      self.condition.unlock()
+
+      for entry in batch {
+        self.encode(entry, into: &buffer)
+      }
+      if isClosing {
+        self.encodeEnd(time: endTime, into: &buffer)
+      }
+      var error = buffer.isEmpty ? nil : Self.writeAll(buffer, to: self.descriptor)
+      buffer.removeAll(keepingCapacity: true)
+      if error == nil, wantsSync, self.options.syncPolicy != .never, fsync(self.descriptor) != 0 {
+        error = String(cString: strerror(errno))
+      }
+      if isClosing, closeDescriptor(self.descriptor) != 0, error == nil {
+        error = String(cString: strerror(errno))
+      }
+
+      self.condition.lock()
+      if let error, self.failure == nil {
+        self.failure = .writeFailed(path: self.url.path, reason: error)
+      }
+      self.written = batchEnd
+      if self.options.syncPolicy == .never || wantsSync {
+        self.acknowledged = batchEnd
+      }
+      if isClosing {
+        self.isFinished = true
+      }
+      self.condition.broadcast()
+      self.condition.unlock()
+      if isClosing { return }
+    }
+  }
+
+  private var intervalSeconds: Double {
+    let (seconds, attoseconds) = self.options.flushInterval.components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+
+  private func encode(_ entry: Entry, into buffer: inout [UInt8]) {
+    let codec = self.options.codec
+    switch entry {
+    case let .action(seq, time, origin, value, captured):
+      self.lastActionSeq = seq
+      self.lastTime = time
+      let trigger: Int? = if case let .effect(parent) = origin { parent } else { nil }
+      let record = ActionRecord(
+        kind: RecordKind.action.rawValue,
+        seq: seq,
+        source: trigger == nil ? "send" : "effect",
+        time: Int64(time.nanoseconds),
+        trigger: trigger,
+        uses: captured.isEmpty ? nil : captured,
+        value: AnyEncodable(value: value)
+      )
+      do {
+        Framing.append(payload: try codec.encode(record), to: &buffer)
+      } catch {
+        let text = "action \(seq) could not be encoded: \(error)"
+        self.options.onEncodingFailure?(text)
+        self.appendNote(seq: seq, text: text, unrecorded: "action", into: &buffer)
+      }
+
+    case let .checkpoint(seq, state):
+      let record = CheckpointRecord(
+        kind: RecordKind.checkpoint.rawValue, seq: seq, value: AnyEncodable(value: state)
+      )
+      do {
+        Framing.append(payload: try codec.encode(record), to: &buffer)
+      } catch {
+        let text = "the checkpoint after action \(seq) could not be encoded: \(error)"
+        self.options.onEncodingFailure?(text)
+        self.appendNote(seq: seq, text: text, unrecorded: "checkpoint", into: &buffer)
+      }
+
+    case let .note(seq, text):
+      self.appendNote(seq: seq, text: text, unrecorded: nil, into: &buffer)
+    }
+  }
+
+  private func appendNote(seq: Int, text: String, unrecorded: String?, into buffer: inout [UInt8]) {
+    let note = NoteRecord(
+      kind: RecordKind.note.rawValue, seq: seq, text: text, unrecorded: unrecorded
+    )
+    // NB: A note holds only a string and integers, which always encode.
+    if let payload = try? self.options.codec.encode(note) {
+      Framing.append(payload: payload, to: &buffer)
+    }
+  }
+
+  private func encodeEnd(time: Duration?, into buffer: inout [UInt8]) {
+    let end = EndRecord(
+      kind: RecordKind.end.rawValue,
+      seq: self.lastActionSeq,
+      time: Int64((time ?? self.lastTime).nanoseconds)
+    )
+    if let payload = try? self.options.codec.encode(end) {
+      Framing.append(payload: payload, to: &buffer)
+    }
+  }
+
+  /// Writes all of `bytes`, retrying partial writes; returns the error text on failure.
+  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
+    bytes.withUnsafeBytes { buffer in
+      guard let base = buffer.baseAddress else { return nil }
+      var offset = 0
+      while offset < buffer.count {
+        let count = write(descriptor, base + offset, buffer.count - offset)
+        if count < 0 {
+          if errno == EINTR { continue }
+          return String(cString: strerror(errno))
+        }
+        offset += count
+      }
+      return nil
+    }
+  }
+}
+
+extension Duration {
+  /// The duration in whole nanoseconds.
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = self.components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+  }
+}
+
+/// Closes a file descriptor; a free function, because inside `LogWriter` `close` is the method.
+private func closeDescriptor(_ descriptor: Int32) -> Int32 {
+  close(descriptor)
+}

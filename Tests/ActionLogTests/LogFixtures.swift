@@ -1,0 +1,97 @@
+import ActionLog
+import Foundation
+
+/// A small action type for log tests.
+struct Step: Codable, Equatable, Sendable {
+  var number: Int
+  var note: String = ""
+}
+
+/// A small state type for log tests.
+struct Tally: Codable, Equatable, Sendable {
+  var total: Int
+}
+
+/// A temporary folder, removed when the value is released.
+final class TemporaryDirectory {
+  let url: URL
+
+  init() {
+    self.url = FileManager.default.temporaryDirectory
+      .appendingPathComponent("ActionLogTests-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: self.url)
+  }
+
+  func file(_ name: String = "test.actionlog") -> URL {
+    self.url.appendingPathComponent(name)
+  }
+}
+
+let fixedStart = Date(timeIntervalSince1970: 1_763_780_000)
+
+func makeHeader(format: Int = LogFormat.version) -> LogHeader {
+  LogHeader(
+    format: format,
+    feature: "tally",
+    stateType: "Tally",
+    actionType: "Step",
+    startedAt: fixedStart,
+    checkpointInterval: 2,
+    metadata: ["app": "tests"]
+  )
+}
+
+/// Writes a log with `count` actions (action n adds n), a checkpoint after every second action,
+/// and, when `close` is true, an end record. Returns the file's bytes.
+func writeLog(
+  to url: URL, count: Int, close: Bool = true, syncPolicy: LogWriter.SyncPolicy = .never
+) throws -> Data {
+  let writer = try LogWriter(
+    url: url,
+    header: makeHeader(),
+    initialState: Tally(total: 0),
+    options: LogWriter.Options(syncPolicy: syncPolicy)
+  )
+  var total = 0
+  for seq in 1...max(count, 1) where count > 0 {
+    total += seq
+    writer.append(
+      .action(
+        seq: seq,
+        time: .milliseconds(10 * seq),
+        origin: seq.isMultiple(of: 3) ? .effect(parent: seq - 1) : .send,
+        value: Step(number: seq),
+        captured: seq == 1 ? CapturedValues(["uuid": ["00000000-0000-0000-0000-000000000001"]]) : CapturedValues()
+      )
+    )
+    if seq.isMultiple(of: 2) {
+      writer.append(.checkpoint(seq: seq, state: Tally(total: total)))
+    }
+  }
+  if close {
+    try writer.close(at: .milliseconds(10 * count + 5))
+  } else {
+    try writer.flush()
+  }
+  return try Data(contentsOf: url)
+}
+
+/// The byte offsets at which each line of `data` starts.
+func lineOffsets(_ data: Data) -> [Int] {
+  var offsets = [0]
+  for (index, byte) in data.enumerated() where byte == UInt8(ascii: "\n") && index + 1 < data.count {
+    offsets.append(index + 1)
+  }
+  return offsets
+}
+
+/// One framed record line for `payload`, as the writer frames it.
+func framedLine(_ payload: String) -> Data {
+  let crc = crc32c(Array(payload.utf8))
+  let hex = String(crc, radix: 16)
+  return Data((String(repeating: "0", count: 8 - hex.count) + hex + " " + payload + "\n").utf8)
+}
