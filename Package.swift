@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"]),
     .library(name: "ActionLog", targets: ["ActionLog"]),
     .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
+    .library(name: "TimeTravel", targets: ["TimeTravel"]),
   ],
   dependencies: [
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
@@ -38,6 +39,10 @@ let package = Package(
       dependencies: ["CRC32C"]
     ),
     .target(
+      name: "TimeTravel",
+      dependencies: ["ActionLog", "ComposableArchitecture"]
+    ),
+    .target(
       name: "ExampleFeatures",
       dependencies: [
         "ComposableArchitecture",
@@ -60,6 +65,15 @@ let package = Package(
     .testTarget(
       name: "ActionLogTests",
       dependencies: ["ActionLog", "TestSupport"]
+    ),
+    .testTarget(
+      name: "TimeTravelTests",
+      dependencies: [
+        "ExampleFeatures",
+        "TestSupport",
+        "TimeTravel",
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
     ),
     .testTarget(
       name: "ExampleFeaturesTests",

@@ -1,5 +1,6 @@
 import ActionLog
 import Foundation
+import TestSupport
 import Testing
 
 /// Damage done on purpose, one class per test, each with its exact outcome: which records are
@@ -299,11 +300,13 @@ import Testing
 
   /// Every way of cutting a log short: the reader keeps exactly the whole action records before
   /// the cut.
-  @Test func everyTruncationKeepsEveryWholeRecordBeforeIt() throws {
+  @Test func everyTruncationKeepsEveryWholeRecordBeforeIt() async throws {
     let (_, data, offsets) = try self.cleanLog()
-    // Line index of each action n, and where the line after it starts.
+    // Line index of each action n.
     let actionLines = [1: 1, 2: 2, 3: 4, 4: 5, 5: 7]
     for length in offsets[1]..<data.count {
+      // NB: Yield now and then, so this long loop does not starve other tests' effects.
+      if length.isMultiple(of: 64) { await Task.yield() }
       let recording = try self.open(data.prefix(length))
       let whole = actionLines.filter { _, line in
         let end = line + 1 < offsets.count ? offsets[line + 1] : data.count
@@ -316,18 +319,20 @@ import Testing
     }
   }
 
-  /// Every single-bit flip in every record after the header: the reader never crashes and keeps
-  /// every action before the damaged line.
-  @Test func everyBitFlipKeepsEveryRecordBeforeTheDamage() throws {
+  /// A bit flip in every byte of every record after the header (a different bit from one byte to
+  /// the next): the reader never crashes and keeps every action before the damaged line.
+  @Test func everyBitFlipKeepsEveryRecordBeforeTheDamage() async throws {
     let (_, data, offsets) = try self.cleanLog()
     let lineOf: (Int) -> Int = { position in offsets.lastIndex { $0 <= position } ?? 0 }
     let actionsBefore = [0, 0, 1, 2, 2, 3, 4, 4, 5]
     for position in offsets[1]..<data.count {
-      for bit in 0..<8 {
-        var damaged = data
-        damaged[position] ^= UInt8(1 << bit)
-        let recording = try self.open(damaged)
-        #expect(recording.count >= actionsBefore[lineOf(position)], "flip at \(position).\(bit)")
+      if position.isMultiple(of: 64) { await Task.yield() }
+      var damaged = data
+      damaged[position] ^= UInt8(1 << (position % 8))
+      let recording = try self.open(damaged)
+      #expect(recording.count >= actionsBefore[lineOf(position)], "flip at \(position)")
+      if case .damaged(let problem) = recording.ending {
+        #expect(problem.offset == offsets[lineOf(position)], "flip at \(position)")
       }
     }
   }

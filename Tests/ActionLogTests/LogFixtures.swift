@@ -1,5 +1,6 @@
 import ActionLog
 import Foundation
+import TestSupport
 
 /// A small action type for log tests.
 struct Step: Codable, Equatable, Sendable {
@@ -10,25 +11,6 @@ struct Step: Codable, Equatable, Sendable {
 /// A small state type for log tests.
 struct Tally: Codable, Equatable, Sendable {
   var total: Int
-}
-
-/// A temporary folder, removed when the value is released.
-final class TemporaryDirectory {
-  let url: URL
-
-  init() {
-    self.url = FileManager.default.temporaryDirectory
-      .appendingPathComponent("ActionLogTests-\(UUID().uuidString)")
-    try? FileManager.default.createDirectory(at: self.url, withIntermediateDirectories: true)
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(at: self.url)
-  }
-
-  func file(_ name: String = "test.actionlog") -> URL {
-    self.url.appendingPathComponent(name)
-  }
 }
 
 let fixedStart = Date(timeIntervalSince1970: 1_763_780_000)

@@ -1,5 +1,6 @@
 import ActionLog
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct LogRoundTripTests {

@@ -2,7 +2,8 @@
 /// them, keyed by dependency name (`uuid`, `date`, `random`, or a name a user registered).
 ///
 /// Each value is stored as text that converts back without loss: a UUID string, a date's seconds
-/// since 1970 as a shortest round-tripping decimal, a random number in decimal.
+/// since 2001-01-01 (the value a Foundation `Date` holds) as a shortest round-tripping decimal, a
+/// random number in decimal.
 public struct CapturedValues: Codable, Sendable, Equatable, Hashable {
   /// The values, by dependency name, in the order they were read.
   public var values: [String: [String]]

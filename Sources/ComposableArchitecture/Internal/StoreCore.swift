@@ -22,9 +22,7 @@ protocol _StoreCore<State, Action>: AnyObject {
 protocol _RootStoreCore<State, Action>: _StoreCore {
   var dependencies: DependencyValues { get set }
   var didReduce: ((Action, ActionContext, State) -> Void)? { get set }
-  var effectDidStart: ((UInt64) -> Void)? { get set }
-  var effectDidFinish: ((UInt64) -> Void)? { get set }
-  var hasEffectsInFlight: Bool { get }
+  var runningEffects: _RunningEffects { get }
   func cancelAllEffects()
 }
 
@@ -41,10 +39,8 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
 
   /// Called after the reducer processed an action, with the state it left.
   var didReduce: ((Action, ActionContext, State) -> Void)?
-  /// Called when an effect task of the action with the given id starts.
-  var effectDidStart: ((UInt64) -> Void)?
-  /// Called when an effect task of the action with the given id finishes.
-  var effectDidFinish: ((UInt64) -> Void)?
+  /// The effects whose work has not returned yet.
+  let runningEffects = _RunningEffects()
 
   private var buffer: [(action: Action, origin: ActionOrigin, tasks: _TaskList)] = []
   private var isSending = false
@@ -66,10 +62,6 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     for entry in self.effectTasks.values {
       entry.task.cancel()
     }
-  }
-
-  var hasEffectsInFlight: Bool {
-    !self.effectTasks.isEmpty
   }
 
   func send(_ action: Action, origin: ActionOrigin, tasks: _TaskList) {
@@ -161,9 +153,12 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
         }
         self?.send(action, origin: .effect(parent: parent), tasks: all)
       }
+      let running = self.runningEffects
       let task = Task(priority: priority) { @MainActor [weak self] in
-        await operation(send)
-        isCompleted.setValue(true)
+        await _runEffect(operation, send: send) {
+          isCompleted.setValue(true)
+          running.finish(key)
+        }
         self?.effectTaskDidFinish(key)
       }
       self.register(task, key: key, cancelIDs: cancelIDs, parent: parent)
@@ -184,6 +179,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
       guard !remaining.isEmpty else { return }
       let key = self.nextTaskKey
       self.nextTaskKey += 1
+      let running = self.runningEffects
       let task = Task { @MainActor [weak self, remaining = Array(remaining)] in
         for effect in remaining {
           guard let self, !Task.isCancelled else { break }
@@ -195,6 +191,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
             current.cancelAll()
           }
         }
+        running.finish(key)
         self?.effectTaskDidFinish(key)
       }
       self.register(task, key: key, cancelIDs: cancelIDs, parent: parent)
@@ -219,7 +216,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     for id in cancelIDs {
       self.cancellables[id, default: []].insert(key)
     }
-    self.effectDidStart?(parent)
+    self.runningEffects.start(key, parent: parent)
   }
 
   private func effectTaskDidFinish(_ key: Int) {
@@ -230,7 +227,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
         self.cancellables[id] = nil
       }
     }
-    self.effectDidFinish?(entry.parent)
+    self.runningEffects.finish(key)
   }
 
   private func cancel(_ target: _CancelTarget) {

@@ -32,8 +32,13 @@ public final class Store<State, Action> {
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: ((inout DependencyValues) -> Void)? = nil
   ) {
-    var dependencies = DependencyValues._current
-    prepareDependencies?(&dependencies)
+    // NB: Prepared inside the library's `withDependencies`, where reading a dependency in order
+    // to change it (`$0.date.now = …`) is not an access that test contexts report.
+    let dependencies = withDependencies {
+      prepareDependencies?(&$0)
+    } operation: {
+      DependencyValues._current
+    }
     let (initialState, reducer) = withDependencies {
       $0 = dependencies
     } operation: {

@@ -43,6 +43,7 @@ public final class TestStore<State: Equatable, Action> {
   public var timeout: Duration
 
   private let core: any _RootStoreCore<State, Action>
+  private let runningEffects: _RunningEffects
   private let location: _SourceLocation
   private var baseline: State
   private var lastSentState: State?
@@ -52,7 +53,6 @@ public final class TestStore<State: Equatable, Action> {
   // deinit runs once nothing else references the store, so the unchecked access is exclusive.
   nonisolated(unsafe) private var _exhaustivity: Exhaustivity = .on
   nonisolated(unsafe) private var received: [(action: Action, state: State)] = []
-  nonisolated(unsafe) private var effectsInFlight: [UInt64: Int] = [:]
   nonisolated(unsafe) private var provenance: [UInt64: (action: Action, location: _SourceLocation)] =
     [:]
   private var currentSendLocation: _SourceLocation?
@@ -74,8 +74,11 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    var dependencies = DependencyValues._current
-    prepareDependencies(&dependencies)
+    // NB: Prepared inside the library's `withDependencies`, where reading a dependency in order
+    // to change it (`$0.date.now = …`) is not an access that test contexts report.
+    let dependencies = withDependencies(prepareDependencies) {
+      DependencyValues._current
+    }
     let (initialState, reducer) = withDependencies {
       $0 = dependencies
     } operation: {
@@ -83,18 +86,12 @@ public final class TestStore<State: Equatable, Action> {
     }
     let core = _RootCore(initialState: initialState, reducer: reducer, dependencies: dependencies)
     self.core = core
+    self.runningEffects = core.runningEffects
     self.baseline = initialState
     self.timeout = timeout
     self.location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     core.didReduce = { [weak self] action, context, state in
       self?.didReduce(action: action, context: context, state: state)
-    }
-    core.effectDidStart = { [weak self] id in
-      self?.effectsInFlight[id, default: 0] += 1
-    }
-    core.effectDidFinish = { [weak self] id in
-      guard let self, let count = self.effectsInFlight[id] else { return }
-      self.effectsInFlight[id] = count > 1 ? count - 1 : nil
     }
   }
 
@@ -358,7 +355,7 @@ public final class TestStore<State: Equatable, Action> {
       isExhaustive ? !self.received.isEmpty : self.received.contains { isMatching($0.action) }
     }
     let didReceive = await _poll(timeout: timeout) {
-      isReady() || !self.core.hasEffectsInFlight
+      isReady() || self.runningEffects.isEmpty
     }
     guard isReady() else {
       let reason =
@@ -423,7 +420,7 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async {
     let timeout = timeout ?? self.timeout
-    let didFinish = await _poll(timeout: timeout) { !self.core.hasEffectsInFlight }
+    let didFinish = await _poll(timeout: timeout) { self.runningEffects.isEmpty }
     guard !didFinish else { return }
     self.report(
       """
@@ -471,7 +468,7 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async {
     await Task.megaYield()
-    guard self.core.hasEffectsInFlight else {
+    guard !self.runningEffects.isEmpty else {
       if strict {
         self.report(
           "There were no in-flight effects to skip.",
@@ -481,7 +478,7 @@ public final class TestStore<State: Equatable, Action> {
       return
     }
     self.core.cancelAllEffects()
-    self.effectsInFlight.removeAll()
+    self.runningEffects.forgetAll()
     await Task.megaYield()
   }
 
@@ -597,7 +594,7 @@ public final class TestStore<State: Equatable, Action> {
 
   /// The actions whose effects are still running, one per line, indented to sit under a heading.
   private func dumpInFlight() -> String {
-    self.effectsInFlight.keys.sorted()
+    self.runningEffects.parents.sorted()
       .compactMap { self.provenance[$0].map { String(customDumping: $0.action).indent(by: 4) } }
       .joined(separator: "\n")
   }
@@ -632,7 +629,13 @@ public final class TestStore<State: Equatable, Action> {
         at: self.location
       )
     }
-    for id in self.effectsInFlight.keys.sorted() {
+    // NB: An effect that has sent its last action may still be returning; give such effects a
+    // moment, which needs no main actor, before calling them still running.
+    let deadline = ContinuousClock.now.advanced(by: .milliseconds(250))
+    while !self.runningEffects.isEmpty, ContinuousClock.now < deadline {
+      usleep(1_000)
+    }
+    for id in self.runningEffects.parents.sorted() {
       guard let (action, location) = self.provenance[id] else { continue }
       self.report(
         """

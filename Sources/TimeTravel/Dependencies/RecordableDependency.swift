@@ -1,0 +1,131 @@
+import ActionLog
+import ComposableArchitecture
+import Foundation
+
+/// A dependency whose values a reducer reads, and which a recording must hold so that replaying
+/// the reducer reads the same values.
+///
+/// `uuid`, `date` and `withRandomNumberGenerator` are recordable out of the box
+/// (``standard``). Register your own by saying how to wrap the live value so each value read is
+/// captured as text, and how to answer reads from the recorded text during replay:
+///
+/// ```swift
+/// let dice = RecordableDependency(name: "dice") { dependencies, capture in
+///   let live = dependencies.dice
+///   dependencies.dice.roll = {
+///     let value = live.roll()
+///     capture(String(value))
+///     return value
+///   }
+/// } replay: { dependencies, next in
+///   dependencies.dice.roll = { next().flatMap(Int.init) ?? 1 }
+/// }
+/// ```
+public struct RecordableDependency: Sendable {
+  /// The name the values are recorded under.
+  public let name: String
+  let record: @Sendable (inout DependencyValues, _ capture: @escaping @Sendable (String) -> Void) -> Void
+  let replay: @Sendable (inout DependencyValues, _ next: @escaping @Sendable () -> String?) -> Void
+
+  /// Creates a recordable dependency.
+  ///
+  /// - Parameters:
+  ///   - name: The name the values are recorded under; unique among the registered dependencies.
+  ///   - record: Replaces the dependency with one that passes each value it produces to
+  ///     `capture`, as text that converts back without loss.
+  ///   - replay: Replaces the dependency with one that answers each read with the next recorded
+  ///     value; `next` returns `nil` once the recorded values run out.
+  public init(
+    name: String,
+    record: @escaping @Sendable (
+      inout DependencyValues, _ capture: @escaping @Sendable (String) -> Void
+    ) -> Void,
+    replay: @escaping @Sendable (
+      inout DependencyValues, _ next: @escaping @Sendable () -> String?
+    ) -> Void
+  ) {
+    self.name = name
+    self.record = record
+    self.replay = replay
+  }
+}
+
+extension RecordableDependency {
+  /// `uuid`, `date` and `withRandomNumberGenerator`.
+  public static let standard: [RecordableDependency] = [.uuid, .date, .random]
+
+  /// `@Dependency(\.uuid)`, recorded as UUID strings.
+  public static let uuid = RecordableDependency(name: "uuid") { dependencies, capture in
+    let live = dependencies.uuid
+    dependencies.uuid = UUIDGenerator {
+      let value = live()
+      capture(value.uuidString)
+      return value
+    }
+  } replay: { dependencies, next in
+    let fallback = UUIDGenerator.incrementing
+    dependencies.uuid = UUIDGenerator {
+      next().flatMap(UUID.init(uuidString:)) ?? fallback()
+    }
+  }
+
+  /// `@Dependency(\.date)`, recorded as seconds since 2001-01-01 (Foundation's reference date),
+  /// the value a `Date` holds, so that it converts back exactly.
+  public static let date = RecordableDependency(name: "date") { dependencies, capture in
+    let live = dependencies.date
+    dependencies.date = DateGenerator {
+      let value = live.now
+      capture(String(value.timeIntervalSinceReferenceDate))
+      return value
+    }
+  } replay: { dependencies, next in
+    dependencies.date = DateGenerator {
+      Date(timeIntervalSinceReferenceDate: next().flatMap(Double.init) ?? 0)
+    }
+  }
+
+  /// `@Dependency(\.withRandomNumberGenerator)`, recorded as the generator's 64-bit outputs.
+  public static let random = RecordableDependency(name: "random") { dependencies, capture in
+    let live = dependencies.withRandomNumberGenerator
+    dependencies.withRandomNumberGenerator = WithRandomNumberGenerator(
+      CapturingGenerator(live: live, capture: capture)
+    )
+  } replay: { dependencies, next in
+    dependencies.withRandomNumberGenerator = WithRandomNumberGenerator(
+      ReplayingGenerator(next: next)
+    )
+  }
+}
+
+/// Draws from the live generator and captures each output.
+private struct CapturingGenerator: RandomNumberGenerator, Sendable {
+  let live: WithRandomNumberGenerator
+  let capture: @Sendable (String) -> Void
+
+  mutating func next() -> UInt64 {
+    let value = self.live { $0.next() }
+    self.capture(String(value))
+    return value
+  }
+}
+
+/// Answers with recorded outputs, then with a fixed sequence once they run out, so a replay
+/// that reads more than was recorded stays deterministic.
+private struct ReplayingGenerator: RandomNumberGenerator, Sendable {
+  let recorded: @Sendable () -> String?
+  var state: UInt64 = 0
+
+  init(next: @escaping @Sendable () -> String?) {
+    self.recorded = next
+  }
+
+  mutating func next() -> UInt64 {
+    if let value = self.recorded().flatMap(UInt64.init) { return value }
+    // SplitMix64.
+    self.state &+= 0x9E37_79B9_7F4A_7C15
+    var value = self.state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}

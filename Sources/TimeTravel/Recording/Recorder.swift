@@ -1,0 +1,226 @@
+import ActionLog
+import ComposableArchitecture
+import ConcurrencyExtras
+import Foundation
+
+/// Records a feature's actions, the dependency values its reducer reads, and checkpoints of its
+/// state, to an action log.
+///
+/// Put it on the root reducer with ``ComposableArchitecture/Reducer/recording(to:)``:
+///
+/// ```swift
+/// let recorder = try Recorder(
+///   url: URL(fileURLWithPath: "todos.actionlog"), feature: "todos", initialState: Todos.State()
+/// )
+/// let store = Store(initialState: Todos.State()) {
+///   Todos().recording(to: recorder)
+/// }
+/// // … use the store …
+/// try recorder.close()
+/// ```
+///
+/// Recording costs the sending thread a copy-on-write copy of the action (and, every
+/// ``checkpointInterval`` actions, of the state) and an enqueue: encoding and writing happen on
+/// the ``LogWriter``'s background thread.
+public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sendable>: Sendable {
+  /// How many actions apart the recorder writes full state checkpoints.
+  public let checkpointInterval: Int
+  /// The dependencies whose values the recorder captures.
+  public let dependencies: [RecordableDependency]
+  /// The file being written.
+  public var url: URL { self.writer.url }
+
+  private let writer: LogWriter
+  private let encodingFailures: LockIsolated<[String]>
+  private let elapsed: @Sendable () -> Duration
+  private let progress: LockIsolated<Progress>
+
+  private struct Progress {
+    var lastSeq = 0
+    var lastState: State
+    var lastCheckpoint = 0
+    var ids = ActionIDMap()
+    var isClosed = false
+  }
+
+  /// Starts a recording: creates the file and writes its header.
+  ///
+  /// - Parameters:
+  ///   - url: Where to write; the file must not exist.
+  ///   - feature: The feature's identifier, which selects the reducer when the recording is
+  ///     replayed.
+  ///   - initialState: The state the store starts from.
+  ///   - checkpointInterval: How many actions apart to write full state checkpoints; 100 by
+  ///     default.
+  ///   - metadata: Facts about the app (version, platform, a description) kept in the header.
+  ///   - dependencies: The dependencies to capture; uuid, date and random by default.
+  ///   - startedAt: The wall-clock start written in the header; now by default.
+  ///   - elapsed: The time since the start, for each action; a monotonic clock by default.
+  ///   - options: How the writer behaves. Unless the options handle encoding failures, they are
+  ///     reported as issues on ``flush()`` and ``close()``.
+  public init(
+    url: URL,
+    feature: String,
+    initialState: State,
+    checkpointInterval: Int = 100,
+    metadata: [String: String] = [:],
+    dependencies: [RecordableDependency] = RecordableDependency.standard,
+    startedAt: Date = Date(),
+    elapsed: (@Sendable () -> Duration)? = nil,
+    options: LogWriter.Options = LogWriter.Options()
+  ) throws {
+    var options = options
+    let encodingFailures = LockIsolated<[String]>([])
+    if options.onEncodingFailure == nil {
+      // NB: Encoding happens on the writer's thread, where an issue would reach no test: keep
+      // the failures, and report them from the caller's thread on `flush()` and `close()`.
+      options.onEncodingFailure = { message in
+        encodingFailures.withValue { $0.append(message) }
+      }
+    }
+    self.encodingFailures = encodingFailures
+    self.checkpointInterval = max(1, checkpointInterval)
+    self.dependencies = dependencies
+    self.writer = try LogWriter(
+      url: url,
+      header: LogHeader(
+        feature: feature,
+        stateType: _typeName(State.self, qualified: false),
+        actionType: _typeName(Action.self, qualified: false),
+        startedAt: startedAt,
+        checkpointInterval: self.checkpointInterval,
+        metadata: metadata
+      ),
+      initialState: initialState,
+      options: options
+    )
+    if let elapsed {
+      self.elapsed = elapsed
+    } else {
+      let start = ContinuousClock.now
+      self.elapsed = { ContinuousClock.now - start }
+    }
+    self.progress = LockIsolated(Progress(lastState: initialState))
+  }
+
+  /// The number of actions recorded so far.
+  public var count: Int {
+    self.progress.value.lastSeq
+  }
+
+  /// Waits until every action recorded so far is written (and synced, as the writer's options
+  /// say).
+  ///
+  /// Values that could not be encoded since the last flush are reported as issues here: each
+  /// became a `note` record in the log.
+  public func flush() throws {
+    try self.writer.flush()
+    self.reportEncodingFailures()
+  }
+
+  /// Writes a final checkpoint and the end record, and closes the file. Actions the store
+  /// processes afterwards are not recorded.
+  public func close() throws {
+    let final: (seq: Int, state: State)? = self.progress.withValue {
+      guard !$0.isClosed else { return nil }
+      $0.isClosed = true
+      return $0.lastSeq > $0.lastCheckpoint ? ($0.lastSeq, $0.lastState) : nil
+    }
+    if let final {
+      self.writer.append(.checkpoint(seq: final.seq, state: final.state))
+    }
+    try self.writer.close(at: self.elapsed())
+    self.reportEncodingFailures()
+  }
+
+  private func reportEncodingFailures() {
+    let failures = self.encodingFailures.withValue { failures in
+      defer { failures.removeAll() }
+      return failures
+    }
+    for failure in failures {
+      reportIssue(
+        """
+        The recorder could not encode a value: \(failure). A note stands in its place in \
+        \(self.url.lastPathComponent); make the type's Codable conformance encode every value (a \
+        non-finite Double, for one, cannot be JSON).
+        """
+      )
+    }
+  }
+
+  /// Appends a note to the recording, after the latest action.
+  public func note(_ text: String) {
+    self.writer.append(.note(seq: self.count, text: text))
+  }
+
+  // MARK: - Called by the recording reducer
+
+  /// Reserves the next sequence number for an action and works out where it came from.
+  func begin(context: ActionContext?) -> (seq: Int, origin: RecordedOrigin)? {
+    self.progress.withValue { progress in
+      guard !progress.isClosed else { return nil }
+      progress.lastSeq += 1
+      let seq = progress.lastSeq
+      var origin = RecordedOrigin.send
+      if let context {
+        progress.ids.record(id: context.id, seq: seq)
+        if case let .effect(parent) = context.origin, let parentSeq = progress.ids.seq(for: parent) {
+          origin = .effect(parent: parentSeq)
+        }
+      }
+      return (seq, origin)
+    }
+  }
+
+  /// Enqueues a processed action, and a checkpoint when one is due.
+  func finish(
+    seq: Int, origin: RecordedOrigin, action: Action, captured: CapturedValues, state: State
+  ) {
+    let time = self.elapsed()
+    let isCheckpoint = seq % self.checkpointInterval == 0
+    self.progress.withValue {
+      $0.lastState = state
+      if isCheckpoint { $0.lastCheckpoint = seq }
+    }
+    self.writer.append(
+      .action(seq: seq, time: time, origin: origin, value: action, captured: captured)
+    )
+    if isCheckpoint {
+      self.writer.append(.checkpoint(seq: seq, state: state))
+    }
+  }
+}
+
+/// Maps the numbers a store gives actions to recorded sequence numbers, compactly: both grow by
+/// one per action, so a run of consecutive actions is one entry.
+struct ActionIDMap {
+  private var runs: [(firstID: UInt64, firstSeq: Int, count: Int)] = []
+
+  mutating func record(id: UInt64, seq: Int) {
+    if let last = self.runs.last,
+      last.firstID + UInt64(last.count) == id, last.firstSeq + last.count == seq
+    {
+      self.runs[self.runs.count - 1].count += 1
+    } else {
+      self.runs.append((id, seq, 1))
+    }
+  }
+
+  func seq(for id: UInt64) -> Int? {
+    var low = 0
+    var high = self.runs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if self.runs[middle].firstID <= id { low = middle + 1 } else { high = middle }
+    }
+    guard low > 0 else { return nil }
+    let run = self.runs[low - 1]
+    let offset = id - run.firstID
+    return offset < UInt64(run.count) ? run.firstSeq + Int(offset) : nil
+  }
+}
+
+/// A convenience for the recorder of a reducer: `RecorderOf<Todos>(url:feature:initialState:)`.
+public typealias RecorderOf<R: Reducer> = Recorder<R.State, R.Action>
+where R.State: Encodable & Sendable, R.Action: Encodable & Sendable

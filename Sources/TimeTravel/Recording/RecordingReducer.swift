@@ -1,0 +1,44 @@
+import ActionLog
+import ComposableArchitecture
+
+extension Reducer where State: Encodable & Sendable, Action: Encodable & Sendable {
+  /// Records every action this reducer processes, the dependency values it reads while doing so,
+  /// and checkpoints of its state, with `recorder`.
+  ///
+  /// Apply it to the root reducer of the store, so it sees every action:
+  ///
+  /// ```swift
+  /// let store = Store(initialState: Todos.State()) {
+  ///   Todos().recording(to: recorder)
+  /// }
+  /// ```
+  ///
+  /// - Parameter recorder: The recorder that writes the log.
+  /// - Returns: A reducer that behaves as this one and records what it does.
+  public func recording(to recorder: Recorder<State, Action>) -> _RecordingReducer<Self> {
+    _RecordingReducer(base: self, recorder: recorder)
+  }
+}
+
+/// The reducer behind ``ComposableArchitecture/Reducer/recording(to:)``.
+public struct _RecordingReducer<Base: Reducer>: Reducer
+where Base.State: Encodable & Sendable, Base.Action: Encodable & Sendable {
+  let base: Base
+  let recorder: Recorder<Base.State, Base.Action>
+
+  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+    guard let (seq, origin) = self.recorder.begin(context: ActionContext.current) else {
+      return self.base.reduce(into: &state, action: action)
+    }
+    let capture = DependencyCapture()
+    let effects = withDependencies {
+      capture.install(self.recorder.dependencies, into: &$0)
+    } operation: {
+      self.base.reduce(into: &state, action: action)
+    }
+    self.recorder.finish(
+      seq: seq, origin: origin, action: action, captured: capture.close(), state: state
+    )
+    return effects
+  }
+}

@@ -1,0 +1,249 @@
+import ActionLog
+import ComposableArchitecture
+import ExampleFeatures
+import Foundation
+import TestSupport
+import Testing
+import TimeTravel
+
+/// A feature whose reducer reads `uuid`, `date` and the random number generator.
+struct Journal: Reducer {
+  struct State: Codable, Equatable, Sendable {
+    var entries: [Entry] = []
+  }
+  struct Entry: Codable, Equatable, Sendable {
+    var id: UUID
+    var date: Date
+    var mood: Int
+    var text: String
+  }
+  @CasePathable
+  enum Action: Codable, Equatable, Sendable {
+    case write(String)
+    case clear
+  }
+  @Dependency(\.uuid) var uuid
+  @Dependency(\.date.now) var now
+  @Dependency(\.withRandomNumberGenerator) var withRandomNumberGenerator
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case let .write(text):
+      let mood = self.withRandomNumberGenerator { Int.random(in: 1...5, using: &$0) }
+      state.entries.append(Entry(id: self.uuid(), date: self.now, mood: mood, text: text))
+    case .clear:
+      state.entries.removeAll()
+    }
+    return .none
+  }
+}
+
+@MainActor
+@Suite struct RecorderTests {
+  @Test func recordedDependencyValuesReproduceEveryCheckpoint() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<Journal>(
+      url: url, feature: "journal", initialState: Journal.State(), checkpointInterval: 3
+    )
+    // Live dependencies: random UUIDs, the real date, the system random number generator.
+    let store = withDependencies {
+      $0.context = .live
+    } operation: {
+      Store(initialState: Journal.State()) {
+        Journal().recording(to: recorder)
+      }
+    }
+    for index in 1...10 {
+      store.send(index == 7 ? .clear : .write("entry \(index)"))
+    }
+    try recorder.close()
+
+    let recording = try Recording(contentsOf: url)
+    #expect(recording.count == 10)
+    #expect(recording.checkpoints == [3, 6, 9, 10])
+    let first = try recording.action(1, as: Journal.Action.self)
+    #expect(first.captured["uuid"].count == 1)
+    #expect(first.captured["date"].count == 1)
+    #expect(first.captured["random"].isEmpty == false)
+
+    let replayer = Replayer(recording: recording, reducer: Journal())
+    var state = try replayer.initialState()
+    for seq in 1...recording.count {
+      let playback = try replayer.apply(seq, to: &state)
+      #expect(playback.overruns.isEmpty)
+      #expect(playback.unread.isEmpty)
+      if recording.checkpoints.contains(seq) {
+        #expect(state == (try recording.checkpoint(after: seq, as: Journal.State.self)), "step \(seq)")
+      }
+    }
+    #expect(state == store.state)
+    #expect(state.entries.map(\.text) == ["entry 8", "entry 9", "entry 10"])
+    #expect(state.entries.first?.id.uuidString == (try recording.action(8, as: Journal.Action.self)).captured["uuid"].first)
+  }
+
+  @Test func replayFromACheckpointMatchesReplayFromTheStart() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<Journal>(
+      url: url, feature: "journal", initialState: Journal.State(), checkpointInterval: 4
+    )
+    let store = Store(initialState: Journal.State()) {
+      Journal().recording(to: recorder)
+    } withDependencies: {
+      $0.uuid = .incrementing
+      $0.date.now = Date(timeIntervalSince1970: 1_000)
+      $0.withRandomNumberGenerator = WithRandomNumberGenerator(SeededGenerator(seed: 7))
+    }
+    for index in 1...9 { store.send(.write("\(index)")) }
+    try recorder.close()
+
+    let replayer = Replayer(recording: try Recording(contentsOf: url), reducer: Journal())
+    var fromStart = try replayer.initialState()
+    for seq in 1...9 { try replayer.apply(seq, to: &fromStart) }
+    #expect(try replayer.state(after: 9) == fromStart)
+    #expect(try replayer.state(after: 6).entries.count == 6)
+  }
+
+  @Test func originsNameTheActionWhoseEffectSentThem() async throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<CounterFeature>(url: url, feature: "counter", initialState: CounterFeature.State())
+    let store = Store(initialState: CounterFeature.State()) {
+      CounterFeature().recording(to: recorder)
+    } withDependencies: {
+      $0.numberFact.fetch = { "\($0) is a fine number." }
+    }
+    store.send(.incrementButtonTapped)
+    #expect(await finishes(store.send(.factButtonTapped)))
+    store.send(.incrementButtonTapped)
+    try recorder.close()
+
+    let recording = try Recording(contentsOf: url)
+    #expect(recording.count == 4)
+    #expect((1...4).map(recording.origin(ofAction:)) == [.send, .send, .effect(parent: 2), .send])
+    #expect(try recording.action(3, as: CounterFeature.Action.self).action == .factResponse("1 is a fine number."))
+    // The final checkpoint, written at close, holds the state the store ended with.
+    #expect(recording.checkpoints == [4])
+    #expect(try recording.checkpoint(after: 4, as: CounterFeature.State.self) == store.state)
+  }
+
+  @Test func actionsFromManyConcurrentEffectsAreRecordedOnceInOrder() async throws {
+    struct Pinger: Reducer {
+      struct State: Codable, Equatable, Sendable {
+        var pings: [Int] = []
+      }
+      enum Action: Codable, Equatable, Sendable {
+        case start
+        case ping(Int)
+      }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .start:
+          return .merge(
+            (0..<50).map { effect in
+              .run { send in
+                for index in 0..<20 {
+                  await send(.ping(effect * 100 + index))
+                  if index.isMultiple(of: 5) { await Task.yield() }
+                }
+              }
+            }
+          )
+        case let .ping(value):
+          state.pings.append(value)
+          return .none
+        }
+      }
+    }
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<Pinger>(
+      url: url, feature: "pinger", initialState: Pinger.State(), checkpointInterval: 250
+    )
+    let store = Store(initialState: Pinger.State()) {
+      Pinger().recording(to: recorder)
+    }
+    #expect(await finishes(store.send(.start), within: .seconds(30)))
+    try recorder.close()
+
+    let recording = try Recording(contentsOf: url)
+    #expect(recording.count == 1_001)
+    var recorded: [Int] = []
+    for seq in 2...recording.count {
+      let action = try recording.action(seq, as: Pinger.Action.self)
+      #expect(action.origin == .effect(parent: 1))
+      if case let .ping(value) = action.action { recorded.append(value) }
+    }
+    #expect(recorded == store.state.pings)
+    #expect(Set(recorded).count == 1_000)
+  }
+
+  @Test func unencodableActionIsANoteAndAnIssue() async throws {
+    struct Meter: Reducer {
+      struct State: Codable, Equatable, Sendable { var reading = 0.0 }
+      enum Action: Codable, Equatable, Sendable { case read(Double) }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        if case let .read(value) = action, value.isFinite { state.reading = value }
+        return .none
+      }
+    }
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let issues = await recordedIssues {
+      do {
+        let recorder = try RecorderOf<Meter>(url: url, feature: "meter", initialState: Meter.State())
+        let store = Store(initialState: Meter.State()) { Meter().recording(to: recorder) }
+        store.send(.read(1))
+        store.send(.read(.nan))
+        store.send(.read(2))
+        try recorder.close()
+      } catch {
+        Issue.record(error)
+      }
+    }
+    #expect(issues.count == 1)
+    #expect(issues.first?.hasPrefix("The recorder could not encode a value: action 2 could not be encoded: ") == true)
+    #expect(issues.first?.hasSuffix("""
+      A note stands in its place in test.actionlog; make the type's Codable conformance encode \
+      every value (a non-finite Double, for one, cannot be JSON).
+      """) == true)
+    let recording = try Recording(contentsOf: url)
+    #expect(recording.count == 3)
+    #expect(try recording.action(3, as: Meter.Action.self).action == .read(2))
+    #expect(throws: ActionLogError.self) { try recording.action(2, as: Meter.Action.self) }
+  }
+
+  @Test func actionsAfterCloseAreNotRecorded() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<CounterFeature>(url: url, feature: "counter", initialState: CounterFeature.State())
+    let store = Store(initialState: CounterFeature.State()) {
+      CounterFeature().recording(to: recorder)
+    }
+    store.send(.incrementButtonTapped)
+    try recorder.close()
+    store.send(.incrementButtonTapped)
+    #expect(store.count == 2)
+    let recording = try Recording(contentsOf: url)
+    #expect(recording.count == 1)
+    #expect(recording.ending == .clean)
+  }
+}
+
+/// A deterministic random number generator (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator, Sendable {
+  var state: UInt64
+
+  init(seed: UInt64) {
+    self.state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    self.state &+= 0x9E37_79B9_7F4A_7C15
+    var value = self.state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}
