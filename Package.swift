@@ -42,6 +42,10 @@ let package = Package(
       name: "TimeTravel",
       dependencies: ["ActionLog", "ComposableArchitecture"]
     ),
+    .executableTarget(
+      name: "record-stress",
+      dependencies: ["ComposableArchitecture", "TimeTravel"]
+    ),
     .target(
       name: "ExampleFeatures",
       dependencies: [

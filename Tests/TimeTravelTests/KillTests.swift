@@ -1,0 +1,109 @@
+import ActionLog
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A recording process killed at any moment leaves a log that opens, holds a prefix of what was
+/// sent, and keeps everything a completed flush acknowledged.
+@Suite struct KillTests {
+  @Test func killedRecorderLeavesALoadablePrefix() async throws {
+    let executable = try #require(productURL("record-stress"), "build the record-stress product first")
+    let directory = TemporaryDirectory()
+    var generator = SystemRandomNumberGenerator()
+    var totals: [Int] = []
+    for run in 1...50 {
+      let url = directory.file("killed-\(run).actionlog")
+      let (acknowledged, pipeClosedEarly) = try await runAndKill(
+        executable, arguments: [url.path, "--flush-every", "50"],
+        after: .milliseconds(Int.random(in: 5...120, using: &generator))
+      )
+      #expect(!pipeClosedEarly, "run \(run): the child exited before it was killed")
+      guard FileManager.default.fileExists(atPath: url.path) else {
+        // Killed before it created the file: nothing was acknowledged.
+        #expect(acknowledged == 0, "run \(run)")
+        continue
+      }
+      let recording = try Recording(contentsOf: url)
+      #expect(recording.count >= acknowledged, "run \(run): lost acknowledged actions")
+      if case .damaged(let problem) = recording.ending {
+        Issue.record("run \(run): \(problem)")
+      }
+      for seq in stride(from: 1, through: recording.count, by: max(1, recording.count / 20)) {
+        #expect(try recording.action(seq, as: Int.self).action == seq, "run \(run), action \(seq)")
+      }
+      if recording.count > 0 {
+        #expect(try recording.action(recording.count, as: Int.self).action == recording.count)
+      }
+      totals.append(recording.count)
+    }
+    #expect(totals.contains { $0 > 0 })
+  }
+}
+
+/// The URL of a product built next to the test bundle.
+func productURL(_ name: String) -> URL? {
+  let candidates = [
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+    Bundle.main.bundleURL,
+    Bundle.main.bundleURL.deletingLastPathComponent(),
+  ]
+  for folder in candidates {
+    let url = folder.appendingPathComponent(name)
+    if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+  }
+  return nil
+}
+
+/// Runs a process, kills it with SIGKILL after `delay`, and returns the last `ack N` it printed,
+/// and whether its output ended before the kill.
+func runAndKill(
+  _ executable: URL, arguments: [String], after delay: Duration
+) async throws -> (acknowledged: Int, exitedEarly: Bool) {
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  let output = Pipe()
+  process.standardOutput = output
+  process.standardError = FileHandle.nullDevice
+  try process.run()
+  let reader = AckReader(handle: output.fileHandleForReading)
+  try await Task.sleep(for: delay)
+  let exitedEarly = !process.isRunning
+  kill(process.processIdentifier, SIGKILL)
+  process.waitUntilExit()
+  return (reader.finish(), exitedEarly)
+}
+
+/// Reads `ack N` lines on a background thread; `finish()` waits for the end of the output.
+final class AckReader: @unchecked Sendable {
+  private let handle: FileHandle
+  private let done = DispatchSemaphore(value: 0)
+  private var last = 0
+  private var buffer = ""
+
+  init(handle: FileHandle) {
+    self.handle = handle
+    Thread.detachNewThread { [self] in
+      while true {
+        let data = self.handle.availableData
+        if data.isEmpty { break }
+        self.buffer += String(decoding: data, as: UTF8.self)
+        while let newline = self.buffer.firstIndex(of: "\n") {
+          let line = self.buffer[..<newline]
+          if line.hasPrefix("ack "), let value = Int(line.dropFirst(4)) { self.last = value }
+          self.buffer.removeSubrange(...newline)
+        }
+      }
+      self.done.signal()
+    }
+  }
+
+  func finish() -> Int {
+    self.done.wait()
+    return self.last
+  }
+}
