@@ -85,8 +85,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       url: url,
       header: LogHeader(
         feature: feature,
-        stateType: _typeName(State.self, qualified: false),
-        actionType: _typeName(Action.self, qualified: false),
+        stateType: recordedTypeName(State.self),
+        actionType: recordedTypeName(Action.self),
         startedAt: startedAt,
         checkpointInterval: self.checkpointInterval,
         metadata: metadata
@@ -224,3 +224,16 @@ struct ActionIDMap {
 /// A convenience for the recorder of a reducer: `RecorderOf<Todos>(url:feature:initialState:)`.
 public typealias RecorderOf<R: Reducer> = Recorder<R.State, R.Action>
 where R.State: Encodable & Sendable, R.Action: Encodable & Sendable
+
+/// The name of a type as recordings write it: qualified by module and enclosing types
+/// (`ExampleFeatures.Todos.State`), without the build-specific `(unknown context at $…)` that
+/// Swift prints for types in private or local scopes.
+public func recordedTypeName(_ type: Any.Type) -> String {
+  var name = String(reflecting: type)
+  while let start = name.range(of: "(unknown context at "),
+    let end = name[start.upperBound...].range(of: ").")
+  {
+    name.removeSubrange(start.lowerBound..<end.upperBound)
+  }
+  return name
+}

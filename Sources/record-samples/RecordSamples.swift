@@ -1,0 +1,207 @@
+import ComposableArchitecture
+import ExampleFeatures
+import Foundation
+import TimeTravel
+
+/// Regenerates the bundled recordings in `Recordings/`, byte for byte: each drives a real
+/// `Store` of an example feature through a scripted session, with fixed time, UUIDs and
+/// randomness.
+///
+///     $ record-samples [FOLDER]
+///
+/// FOLDER defaults to `Recordings`. Existing samples there are replaced.
+@main
+struct RecordSamples {
+  static let startedAt = Date(timeIntervalSince1970: 1_763_780_000)
+
+  @MainActor
+  static func main() async {
+    let arguments = CommandLine.arguments.dropFirst()
+    if arguments.contains("--help") || arguments.contains("-h") {
+      print(
+        """
+        usage: record-samples [FOLDER]
+
+        Regenerates counter.actionlog, todos.actionlog and songs.actionlog in FOLDER
+        (default: Recordings), replacing the files there.
+        """
+      )
+      return
+    }
+    let folder = URL(fileURLWithPath: arguments.first ?? "Recordings", isDirectory: true)
+    do {
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try await self.record("counter", in: folder, session: self.counterSession)
+      try await self.record("todos", in: folder, session: self.todosSession)
+      try await self.record("songs", in: folder, session: self.songsSession)
+    } catch {
+      FileHandle.standardError.write(Data("record-samples: \(error)\n".utf8))
+      exit(1)
+    }
+  }
+
+  /// Records one session into `FOLDER/NAME.actionlog`, through a temporary file so a failure
+  /// leaves the old sample in place.
+  @MainActor
+  static func record(
+    _ name: String, in folder: URL, session: @MainActor (URL) async throws -> Int
+  ) async throws {
+    let destination = folder.appendingPathComponent("\(name).actionlog")
+    let temporary = folder.appendingPathComponent(".\(name).actionlog.partial")
+    try? FileManager.default.removeItem(at: temporary)
+    let count = try await session(temporary)
+    _ = try? FileManager.default.removeItem(at: destination)
+    try FileManager.default.moveItem(at: temporary, to: destination)
+    print("\(destination.path): \(count) actions")
+  }
+
+  /// A clock for the recording's timestamps that advances a fixed step per reading, so the
+  /// times in a sample do not depend on the machine.
+  static func virtualElapsed(step: Duration) -> @Sendable () -> Duration {
+    let readings = LockIsolated(0)
+    return {
+      readings.withValue {
+        $0 += 1
+        return step * $0
+      }
+    }
+  }
+
+  static func recorder<R: Reducer>(
+    _ reducer: R.Type, feature: String, url: URL, initialState: R.State
+  ) throws -> RecorderOf<R> where R.State: Encodable & Sendable, R.Action: Encodable & Sendable {
+    try RecorderOf<R>(
+      url: url,
+      feature: feature,
+      initialState: initialState,
+      checkpointInterval: 50,
+      metadata: ["app": "ExampleFeatures", "session": "Tools/record-samples"],
+      startedAt: self.startedAt,
+      elapsed: self.virtualElapsed(step: .milliseconds(350))
+    )
+  }
+
+  // MARK: - Sessions
+
+  /// Counting up and down, fetching facts (fed back by an effect), dismissing an alert.
+  @MainActor
+  static func counterSession(_ url: URL) async throws -> Int {
+    let recorder = try self.recorder(
+      CounterFeature.self, feature: "counter", url: url, initialState: CounterFeature.State()
+    )
+    let store = Store(initialState: CounterFeature.State()) {
+      CounterFeature().recording(to: recorder)
+    } withDependencies: {
+      $0.numberFact = .liveValue
+    }
+    for round in 0..<20 {
+      for _ in 0..<(round % 4 + 2) { store.send(.incrementButtonTapped) }
+      if round % 3 == 2 { store.send(.decrementButtonTapped) }
+      await store.send(.factButtonTapped).finish()
+      if round == 11 {
+        store.send(.factFailed("the server is asleep"))
+        store.send(.alertDismissed)
+      }
+    }
+    try recorder.close()
+    return recorder.count
+  }
+
+  /// Adding, editing, completing (a second later the list re-sorts), filtering, deleting.
+  @MainActor
+  static func todosSession(_ url: URL) async throws -> Int {
+    let recorder = try self.recorder(
+      Todos.self, feature: "todos", url: url, initialState: Todos.State()
+    )
+    let store = Store(initialState: Todos.State()) {
+      Todos().recording(to: recorder)
+    } withDependencies: {
+      $0.uuid = .incrementing
+      $0.continuousClock = ImmediateClock()
+    }
+    let chores = [
+      "Buy milk", "Walk the dog", "Call Mum", "Water the plants", "File taxes", "Fix the bike",
+      "Book dentist", "Return library books", "Clean windows", "Plan holiday", "Bake bread",
+      "Write thank-you notes",
+    ]
+    for (index, chore) in chores.enumerated() {
+      store.send(.addTodoButtonTapped)
+      guard let id = store.todos.first?.id else { continue }
+      var text = ""
+      for character in chore.prefix(index % 3 == 0 ? chore.count : 6) {
+        text.append(character)
+        store.send(.todos(.element(id: id, action: .textFieldChanged(text))))
+      }
+      if text != chore {
+        store.send(.todos(.element(id: id, action: .textFieldChanged(chore))))
+      }
+    }
+    for id in store.todos.ids.enumerated().filter({ $0.offset % 3 != 1 }).map(\.element) {
+      await store.send(.todos(.element(id: id, action: .checkBoxToggled))).finish()
+    }
+    store.send(.filterPicked(.completed))
+    store.send(.filterPicked(.active))
+    if let id = store.todos.first(where: { !$0.isComplete })?.id {
+      await store.send(.todos(.element(id: id, action: .checkBoxToggled))).finish()
+    }
+    store.send(.filterPicked(.all))
+    store.send(.delete(ids: Array(store.todos.ids.prefix(2))))
+    store.send(.clearCompletedButtonTapped)
+    try recorder.close()
+    return recorder.count
+  }
+
+  /// Hearting songs (saved by an effect), removing favourites, changing settings.
+  @MainActor
+  static func songsSession(_ url: URL) async throws -> Int {
+    let recorder = try self.recorder(
+      SongsApp.self, feature: "songs", url: url, initialState: SongsApp.State()
+    )
+    let store = Store(initialState: SongsApp.State()) {
+      SongsApp().recording(to: recorder)
+    } withDependencies: {
+      $0.favorites = .liveValue
+    }
+    for round in 0..<3 {
+      for id in [3, 6, 1, 7, 2, 8].shuffled(seed: round) {
+        await store.send(.library(.songs(.element(id: id, action: .heartTapped)))).finish()
+      }
+      store.send(.settings(.sortOrderPicked(round.isMultiple(of: 2) ? .artist : .title)))
+      store.send(.settings(.showsDurationsToggled))
+      for id in store.favorites.songs.ids.prefix(3) {
+        await store.send(.favorites(.removeButtonTapped(id))).finish()
+      }
+      for id in [4, 5] {
+        await store.send(.library(.songs(.element(id: id, action: .heartTapped)))).finish()
+      }
+    }
+    store.send(.settings(.showsDurationsToggled))
+    try recorder.close()
+    return recorder.count
+  }
+}
+
+extension Array {
+  /// The elements in an order that depends only on `seed`.
+  func shuffled(seed: Int) -> [Element] {
+    var generator = SplitMix64(seed: UInt64(seed))
+    return self.shuffled(using: &generator)
+  }
+}
+
+/// A small deterministic random number generator.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+
+  init(seed: UInt64) {
+    self.state = seed
+  }
+
+  mutating func next() -> UInt64 {
+    self.state &+= 0x9E37_79B9_7F4A_7C15
+    var value = self.state
+    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+    return value ^ (value >> 31)
+  }
+}

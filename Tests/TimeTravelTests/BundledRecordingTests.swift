@@ -1,0 +1,78 @@
+import ActionLog
+import ComposableArchitecture
+import ExampleFeatures
+import Foundation
+import TestSupport
+import Testing
+import TimeTravel
+
+/// The recordings in `Recordings/`: each is complete, replays to every recorded checkpoint with
+/// today's reducers, and is what `Tools/record-samples` produces.
+@Suite struct BundledRecordingTests {
+  static let folder = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Recordings")
+
+  @Test func counterReplaysToEveryCheckpoint() throws {
+    try self.assertReplays("counter", CounterFeature(), minimumEffectActions: 20)
+  }
+
+  @Test func todosReplaysToEveryCheckpoint() throws {
+    try self.assertReplays("todos", Todos(), minimumEffectActions: 5, capturesUUIDs: true)
+  }
+
+  @Test func songsReplaysToEveryCheckpoint() throws {
+    try self.assertReplays("songs", SongsApp(), minimumEffectActions: 20)
+  }
+
+  @Test func recordSamplesReproducesTheBundledRecordings() async throws {
+    let executable = try #require(productURL("record-samples"), "build the record-samples product")
+    let directory = TemporaryDirectory()
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = [directory.url.path]
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
+    #expect(process.terminationStatus == 0)
+    for name in ["counter", "todos", "songs"] {
+      let regenerated = try Data(contentsOf: directory.file("\(name).actionlog"))
+      let bundled = try Data(contentsOf: Self.folder.appendingPathComponent("\(name).actionlog"))
+      #expect(regenerated == bundled, "\(name).actionlog differs: run Tools/record-samples")
+    }
+  }
+
+  private func assertReplays<R: Reducer>(
+    _ name: String,
+    _ reducer: R,
+    minimumEffectActions: Int,
+    capturesUUIDs: Bool = false,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) throws where R.State: Codable & Equatable, R.Action: Codable {
+    let recording = try Recording(contentsOf: Self.folder.appendingPathComponent("\(name).actionlog"))
+    #expect(recording.header.feature == name, sourceLocation: sourceLocation)
+    #expect(recording.header.stateType == recordedTypeName(R.State.self), sourceLocation: sourceLocation)
+    #expect(recording.ending == .clean, sourceLocation: sourceLocation)
+    #expect((50...500).contains(recording.count), sourceLocation: sourceLocation)
+    let effectActions = (1...recording.count).filter {
+      if case .effect = recording.origin(ofAction: $0) { return true } else { return false }
+    }
+    #expect(effectActions.count >= minimumEffectActions, sourceLocation: sourceLocation)
+
+    let replayer = Replayer(recording: recording, reducer: reducer)
+    var state = try replayer.initialState()
+    var uuidsRead = 0
+    for seq in 1...recording.count {
+      let playback = try replayer.apply(seq, to: &state)
+      #expect(playback.overruns.isEmpty, "action \(seq)", sourceLocation: sourceLocation)
+      uuidsRead += (try recording.action(seq, as: R.Action.self)).captured["uuid"].count
+      if recording.checkpoints.contains(seq) {
+        let recorded = try recording.checkpoint(after: seq, as: R.State.self)
+        #expect(state == recorded, "checkpoint \(seq)", sourceLocation: sourceLocation)
+      }
+    }
+    if capturesUUIDs {
+      #expect(uuidsRead > 0, sourceLocation: sourceLocation)
+    }
+  }
+}
