@@ -43,6 +43,10 @@ let package = Package(
       dependencies: ["ActionLog", "ComposableArchitecture"]
     ),
     .executableTarget(
+      name: "replay-bench",
+      dependencies: ["ActionLog", "ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
+    ),
+    .executableTarget(
       name: "record-samples",
       dependencies: ["ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
     ),

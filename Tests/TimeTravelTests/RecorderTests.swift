@@ -93,7 +93,7 @@ struct Journal: Reducer {
     } withDependencies: {
       $0.uuid = .incrementing
       $0.date.now = Date(timeIntervalSince1970: 1_000)
-      $0.withRandomNumberGenerator = WithRandomNumberGenerator(SeededGenerator(seed: 7))
+      $0.withRandomNumberGenerator = WithRandomNumberGenerator(SplitMix64(seed: 7))
     }
     for index in 1...9 { store.send(.write("\(index)")) }
     try recorder.close()
@@ -231,19 +231,3 @@ struct Journal: Reducer {
   }
 }
 
-/// A deterministic random number generator (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator, Sendable {
-  var state: UInt64
-
-  init(seed: UInt64) {
-    self.state = seed
-  }
-
-  mutating func next() -> UInt64 {
-    self.state &+= 0x9E37_79B9_7F4A_7C15
-    var value = self.state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
-  }
-}

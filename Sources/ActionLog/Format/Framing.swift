@@ -24,15 +24,17 @@ enum Framing {
   /// The checksum written in front of a payload, or `nil` when the eight bytes are not lowercase
   /// hex digits followed by a space.
   static func parsePrefix(_ line: UnsafeRawBufferPointer) -> UInt32? {
-    guard line.count >= Self.prefixLength, line[8] == UInt8(ascii: " ") else { return nil }
+    guard line.count >= Self.prefixLength, let base = line.baseAddress,
+      base.load(fromByteOffset: 8, as: UInt8.self) == UInt8(ascii: " ")
+    else { return nil }
     var value: UInt32 = 0
     for index in 0..<8 {
-      let byte = line[index]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      default: return nil
+      let byte = base.load(fromByteOffset: index, as: UInt8.self)
+      var digit = byte &- UInt8(ascii: "0")
+      if digit > 9 {
+        digit = byte &- UInt8(ascii: "a")
+        guard digit < 6 else { return nil }
+        digit += 10
       }
       value = value << 4 | UInt32(digit)
     }

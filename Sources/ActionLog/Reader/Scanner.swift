@@ -46,6 +46,11 @@ struct Scanner {
     }
     let total = bytes.count
     let lineLimit = self.limits.maximumRecordLength + Framing.prefixLength
+    // Most action lines are longer than 64 bytes: reserve once rather than grow.
+    let estimate = total / 64
+    self.actions.lines.reserveCapacity(estimate)
+    self.actions.times.reserveCapacity(estimate)
+    self.actions.triggers.reserveCapacity(estimate)
     var offset = 0
     var record = 0
     var nextProgress = 16 << 20
@@ -229,7 +234,7 @@ struct Scanner {
     let expected = self.actions.count + 1
 
     switch prefix.kind {
-    case RecordKind.action.rawValue:
+    case .action:
       guard let seq = prefix.seq, let time = prefix.time else {
         return problem(.unreadablePayload("an action record needs \"seq\" and \"time\""))
       }
@@ -243,7 +248,7 @@ struct Scanner {
       self.actions.triggers.append(Int32(clamping: prefix.trigger ?? 0))
       return .ok
 
-    case RecordKind.checkpoint.rawValue:
+    case .checkpoint:
       guard let seq = prefix.seq else {
         return problem(.unreadablePayload("a checkpoint record needs \"seq\""))
       }
@@ -256,7 +261,7 @@ struct Scanner {
       self.checkpointLines[seq] = range
       return .ok
 
-    case RecordKind.note.rawValue:
+    case .note:
       let seq = prefix.seq ?? self.actions.count
       let note = try? self.codec.decode(NoteRecord.self, from: payload)
       let text = note?.text ?? ""
@@ -273,7 +278,7 @@ struct Scanner {
       self.warnings.append(.note(seq: seq, text: text))
       return .ok
 
-    case RecordKind.end.rawValue:
+    case .end:
       let count = prefix.seq ?? self.actions.count
       if count != self.actions.count {
         self.warnings.append(.endCountMismatch(end: count, actions: self.actions.count))
@@ -281,11 +286,11 @@ struct Scanner {
       self.endTime = prefix.time ?? (try? self.codec.decode(EndRecord.self, from: payload))?.time
       return .ended
 
-    case RecordKind.header.rawValue:
+    case .header:
       return problem(.misplaced("a second header record"))
 
-    default:
-      self.warnings.append(.unknownKind(prefix.kind, record: record, offset: offset))
+    case let .other(kind):
+      self.warnings.append(.unknownKind(kind, record: record, offset: offset))
       return .ok
     }
   }
@@ -309,39 +314,70 @@ extension Scanner {
 
 /// A record's envelope: what the scan needs to index it.
 private struct Prefix {
-  var kind: String
+  /// The record kinds this reader knows, and the others.
+  enum Kind: Equatable {
+    case header, action, checkpoint, note, end
+    case other(String)
+
+    init(_ name: String) {
+      switch RecordKind(rawValue: name) {
+      case .header: self = .header
+      case .action: self = .action
+      case .checkpoint: self = .checkpoint
+      case .note: self = .note
+      case .end: self = .end
+      case nil: self = .other(name)
+      }
+    }
+  }
+
+  var kind: Kind
   var seq: Int?
   var time: Int64?
   var trigger: Int?
 
   init(_ record: PrefixRecord) {
-    self.kind = record.kind
+    self.kind = Kind(record.kind)
     self.seq = record.seq
     self.time = record.time
     self.trigger = record.trigger
   }
 
   /// Reads the envelope from the start of a payload as this library writes it
-  /// (`{"kind":"action","seq":12,"source":"effect","time":3400,"trigger":11,…`), without parsing
-  /// the rest; `nil` when the payload does not start that way.
+  /// (`{"kind":"action","seq":12,"source":"effect","time":3400,"trigger":11,…`), comparing
+  /// bytes and allocating nothing; `nil` when the payload does not start that way.
   init?(fastPathOf payload: UnsafeRawBufferPointer) {
     var cursor = Cursor(bytes: payload)
-    guard cursor.consume(#"{"kind":""#), let kind = cursor.readPlainString() else { return nil }
-    self.kind = kind
-    guard cursor.consume(#","seq":"#), let seq = cursor.readInteger() else { return nil }
+    // NB: Whole prefixes, most common first: one comparison each is cheaper than one per token.
+    if cursor.consume(#"{"kind":"action","seq":"#) {
+      self.kind = .action
+    } else if cursor.consume(#"{"kind":"checkpoint","seq":"#) {
+      self.kind = .checkpoint
+    } else if cursor.consume(#"{"kind":"note","seq":"#) {
+      self.kind = .note
+    } else if cursor.consume(#"{"kind":"end","seq":"#) {
+      self.kind = .end
+    } else {
+      return nil
+    }
+    guard let seq = cursor.readInteger() else { return nil }
     self.seq = Int(seq)
-    if kind == RecordKind.action.rawValue {
-      guard cursor.consume(#","source":""#), cursor.readPlainString() != nil,
-        cursor.consume(#","time":"#), let time = cursor.readInteger()
+    switch self.kind {
+    case .action:
+      guard cursor.consume(#","source":"send","time":"#)
+          || cursor.consume(#","source":"effect","time":"#),
+        let time = cursor.readInteger()
       else { return nil }
       self.time = time
       if cursor.consume(#","trigger":"#) {
         guard let trigger = cursor.readInteger() else { return nil }
         self.trigger = Int(trigger)
       }
-    } else if kind == RecordKind.end.rawValue {
+    case .end:
       guard cursor.consume(#","time":"#), let time = cursor.readInteger() else { return nil }
       self.time = time
+    default:
+      break
     }
   }
 }
@@ -367,30 +403,11 @@ private struct Cursor {
 
   mutating func consume(_ literal: StaticString) -> Bool {
     let count = literal.utf8CodeUnitCount
-    guard self.index + count <= self.bytes.count, let base = self.bytes.baseAddress else {
-      return false
-    }
-    let matches = literal.withUTF8Buffer { expected in
-      expected.baseAddress.map { memcmp(base + self.index, $0, count) == 0 } ?? false
-    }
-    if matches { self.index += count }
-    return matches
-  }
-
-  /// A string without escapes, up to and including its closing quote.
-  mutating func readPlainString() -> String? {
-    let start = self.index
-    while self.index < self.bytes.count {
-      let byte = self.bytes[self.index]
-      if byte == UInt8(ascii: "\"") {
-        let text = String(decoding: self.bytes[start..<self.index], as: UTF8.self)
-        self.index += 1
-        return text
-      }
-      if byte == UInt8(ascii: "\\") || self.index - start > 64 { return nil }
-      self.index += 1
-    }
-    return nil
+    guard self.index + count <= self.bytes.count, let base = self.bytes.baseAddress,
+      memcmp(base + self.index, literal.utf8Start, count) == 0
+    else { return false }
+    self.index += count
+    return true
   }
 
   mutating func readInteger() -> Int64? {

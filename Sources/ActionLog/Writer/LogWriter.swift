@@ -148,17 +148,7 @@ public final class LogWriter: @unchecked Sendable {
     var line: [UInt8] = []
     Framing.append(payload: try options.codec.encode(record), to: &line)
 
-    let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
-    guard descriptor >= 0 else {
-      let code = errno
-      if code == EEXIST { throw ActionLogError.fileExists(path: url.path) }
-      throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(code)))
-    }
-    self.descriptor = descriptor
-    if let error = Self.writeAll(line, to: descriptor) {
-      _ = closeDescriptor(descriptor)
-      throw ActionLogError.writeFailed(path: url.path, reason: error)
-    }
+    self.descriptor = try Self.create(url, header: line)
     let thread = Thread { [self] in self.run() }
     thread.name = "ActionLog.LogWriter"
     self.thread = thread
@@ -220,6 +210,36 @@ public final class LogWriter: @unchecked Sendable {
     let failure = self.failure
     self.condition.unlock()
     if let failure { throw failure }
+  }
+
+  /// Creates the log so that it appears with its header already in it: the header is written to
+  /// a hidden file beside it, which is then linked to the final name. A process killed at any
+  /// moment leaves no log, or one with a whole header; never an empty or half-written one.
+  /// Linking fails when the name exists, so nothing is overwritten.
+  private static func create(_ url: URL, header: [UInt8]) throws -> Int32 {
+    if FileManager.default.fileExists(atPath: url.path) {
+      throw ActionLogError.fileExists(path: url.path)
+    }
+    let temporary = url.deletingLastPathComponent()
+      .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
+    let descriptor = open(
+      temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644
+    )
+    guard descriptor >= 0 else {
+      throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+    }
+    defer { unlink(temporary.path) }
+    if let error = Self.writeAll(header, to: descriptor) {
+      _ = closeDescriptor(descriptor)
+      throw ActionLogError.writeFailed(path: url.path, reason: error)
+    }
+    guard link(temporary.path, url.path) == 0 else {
+      let code = errno
+      _ = closeDescriptor(descriptor)
+      if code == EEXIST { throw ActionLogError.fileExists(path: url.path) }
+      throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(code)))
+    }
+    return descriptor
   }
 
   // MARK: - The writer thread

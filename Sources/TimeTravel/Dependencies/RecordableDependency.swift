@@ -113,19 +113,13 @@ private struct CapturingGenerator: RandomNumberGenerator, Sendable {
 /// that reads more than was recorded stays deterministic.
 private struct ReplayingGenerator: RandomNumberGenerator, Sendable {
   let recorded: @Sendable () -> String?
-  var state: UInt64 = 0
+  var fallback = SplitMix64(seed: 0)
 
   init(next: @escaping @Sendable () -> String?) {
     self.recorded = next
   }
 
   mutating func next() -> UInt64 {
-    if let value = self.recorded().flatMap(UInt64.init) { return value }
-    // SplitMix64.
-    self.state &+= 0x9E37_79B9_7F4A_7C15
-    var value = self.state
-    value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-    return value ^ (value >> 31)
+    self.recorded().flatMap(UInt64.init) ?? self.fallback.next()
   }
 }

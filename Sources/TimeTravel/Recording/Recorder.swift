@@ -30,6 +30,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// The file being written.
   public var url: URL { self.writer.url }
 
+  let capture: DependencyCapture
   private let writer: LogWriter
   private let encodingFailures: LockIsolated<[String]>
   private let elapsed: @Sendable () -> Duration
@@ -81,6 +82,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     self.encodingFailures = encodingFailures
     self.checkpointInterval = max(1, checkpointInterval)
     self.dependencies = dependencies
+    self.capture = DependencyCapture(dependencies)
     self.writer = try LogWriter(
       url: url,
       header: LogHeader(

@@ -27,18 +27,14 @@ where Base.State: Encodable & Sendable, Base.Action: Encodable & Sendable {
   let recorder: Recorder<Base.State, Base.Action>
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    guard let (seq, origin) = self.recorder.begin(context: ActionContext.current) else {
+    let context = ActionContext.current
+    guard let (seq, origin) = self.recorder.begin(context: context) else {
       return self.base.reduce(into: &state, action: action)
     }
-    let capture = DependencyCapture()
-    let effects = withDependencies {
-      capture.install(self.recorder.dependencies, into: &$0)
-    } operation: {
+    let (effects, captured) = self.recorder.capture.capture(actionID: context?.id) {
       self.base.reduce(into: &state, action: action)
     }
-    self.recorder.finish(
-      seq: seq, origin: origin, action: action, captured: capture.close(), state: state
-    )
+    self.recorder.finish(seq: seq, origin: origin, action: action, captured: captured, state: state)
     return effects
   }
 }

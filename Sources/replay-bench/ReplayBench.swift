@@ -1,0 +1,272 @@
+import ActionLog
+import ComposableArchitecture
+import ExampleFeatures
+import Foundation
+import TimeTravel
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Measures what recording and replay cost, each figure side by side with its baseline in the
+/// same run, and prints the ratio and the goal.
+///
+///     $ replay-bench [--quick]
+///
+/// Build it in release mode (`Tools/bench` does). `--quick` uses smaller sizes, for a smoke run.
+@main
+struct ReplayBench {
+  @MainActor
+  static func main() async throws {
+    let quick = CommandLine.arguments.contains("--quick")
+    // For profiling the scan alone: `replay-bench --open FILE` opens FILE ten times.
+    if let index = CommandLine.arguments.firstIndex(of: "--open"), index + 1 < CommandLine.arguments.count {
+      let url = URL(fileURLWithPath: CommandLine.arguments[index + 1])
+      for _ in 0..<10 { _ = try Recording(contentsOf: url) }
+      return
+    }
+    if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+      print("usage: replay-bench [--quick]\n\nPrints each figure, its baseline, the ratio, and the goal.")
+      return
+    }
+    let scratch = FileManager.default.temporaryDirectory
+      .appendingPathComponent("replay-bench-\(getpid())")
+    try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: scratch) }
+
+    #if DEBUG
+      print("warning: this is a debug build; figures are meaningful only in release (Tools/bench)")
+    #endif
+    print("replay-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
+    try self.storeSend(scratch: scratch, sends: quick ? 2_000 : 20_000, rounds: quick ? 3 : 9)
+    try self.writerThroughput(scratch: scratch, actions: quick ? 20_000 : 200_000)
+    try self.openAndIndex(scratch: scratch, actions: quick ? 50_000 : 1_000_000)
+  }
+
+  // MARK: - Store.send with recording off and on
+
+  /// How a round records.
+  enum Mode: CaseIterable {
+    /// No recorder.
+    case off
+    /// Recording, with the writer's encoding deferred to `close()`: what the sending thread
+    /// itself pays.
+    case enqueueOnly
+    /// Recording, with the writer encoding on its thread while the store runs.
+    case concurrent
+  }
+
+  @MainActor
+  static func storeSend(scratch: URL, sends: Int, rounds: Int) throws {
+    print("Store.send on todos (\(sends) actions per round, median of \(rounds) rounds)")
+    let script = self.todosScript(count: sends)
+    var timings: [Mode: [Duration]] = [:]
+    for round in 0..<rounds {
+      // Rotate which mode runs first, so warm-up and drift favour none.
+      let modes = Mode.allCases
+      for index in 0..<modes.count {
+        let mode = modes[(index + round) % modes.count]
+        let url = scratch.appendingPathComponent("send-\(round)-\(index).actionlog")
+        let options =
+          mode == .enqueueOnly
+          ? LogWriter.Options(
+            syncPolicy: .never, flushInterval: .seconds(3_600), batchSize: .max / 2,
+            maximumPendingRecords: .max / 2
+          )
+          : LogWriter.Options(syncPolicy: .never)
+        let recorder =
+          mode == .off
+          ? nil
+          : try RecorderOf<Todos>(
+            url: url, feature: "todos", initialState: Todos.State(), options: options
+          )
+        let store = Store(initialState: Todos.State()) {
+          if let recorder {
+            Todos().recording(to: recorder)
+          } else {
+            Todos()
+          }
+        } withDependencies: {
+          $0.uuid = .incrementing
+          $0.continuousClock = ImmediateClock()
+        }
+        let start = ContinuousClock.now
+        for action in script {
+          store.send(action)
+        }
+        timings[mode, default: []].append(ContinuousClock.now - start)
+        try recorder?.close()
+      }
+    }
+    let baseline = median(timings[.off] ?? [])
+    let enqueueOnly = median(timings[.enqueueOnly] ?? [])
+    let concurrent = median(timings[.concurrent] ?? [])
+    self.row("recording off", baseline, per: sends)
+    self.row("recording on, writer idle", enqueueOnly, per: sends)
+    self.ratio(enqueueOnly / baseline, goal: "≤ 1.10×", met: enqueueOnly / baseline <= 1.10)
+    self.row("recording on, writer busy", concurrent, per: sends)
+    self.ratio(concurrent / baseline, goal: "≤ 1.10×", met: concurrent / baseline <= 1.10)
+    print()
+  }
+
+  /// A session that grows a todo list to 50 items and then edits, filters and re-sorts it.
+  static func todosScript(count: Int) -> [Todos.Action] {
+    var actions: [Todos.Action] = []
+    var ids: [UUID] = []
+    var next = 0
+    while actions.count < count {
+      if ids.count < 50 {
+        actions.append(.addTodoButtonTapped)
+        ids.insert(UUID(next), at: 0)
+        next += 1
+      } else {
+        let id = ids[actions.count % ids.count]
+        switch actions.count % 10 {
+        case 0: actions.append(.filterPicked(actions.count % 20 == 0 ? .active : .all))
+        case 1: actions.append(.sortCompletedTodos)
+        default: actions.append(.todos(.element(id: id, action: .textFieldChanged("item \(actions.count)"))))
+        }
+      }
+    }
+    return actions
+  }
+
+  // MARK: - Background encode and append
+
+  static func writerThroughput(scratch: URL, actions: Int) throws {
+    print("LogWriter: encode, frame and append \(actions) todos actions on the background thread")
+    let url = scratch.appendingPathComponent("throughput.actionlog")
+    let writer = try self.todosWriter(url)
+    let script = self.todosScript(count: actions)
+    let start = ContinuousClock.now
+    for (index, action) in script.enumerated() {
+      writer.append(
+        .action(seq: index + 1, time: .nanoseconds(index), origin: .send, value: action, captured: CapturedValues())
+      )
+    }
+    let enqueued = ContinuousClock.now - start
+    try writer.close()
+    let total = ContinuousClock.now - start
+    let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    print(
+      "  \(pad("encode + append"))\(pad(format(total), 12))"
+        + "\(Int(Double(actions) / total.seconds)) actions/s, \(megabytes(size)) MB written"
+    )
+    print("  \(pad("enqueue only (caller)"))\(pad(format(enqueued), 12))\(format(enqueued / actions)) per action")
+    print()
+  }
+
+  // MARK: - Open and index vs raw read and newline scan
+
+  static func openAndIndex(scratch: URL, actions: Int) throws {
+    let url = scratch.appendingPathComponent("large.actionlog")
+    print("Opening a \(actions)-action log: Recording(contentsOf:) vs reading it and counting newlines")
+    let writeStart = ContinuousClock.now
+    let writer = try self.todosWriter(url)
+    for (index, action) in self.todosScript(count: actions).enumerated() {
+      writer.append(
+        .action(seq: index + 1, time: .nanoseconds(index * 1_000), origin: .send, value: action, captured: CapturedValues())
+      )
+    }
+    try writer.close()
+    let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
+    print("  (wrote \(megabytes(size)) MB in \(format(ContinuousClock.now - writeStart)))")
+
+    var raw: [Duration] = []
+    var open: [Duration] = []
+    var lines = 0
+    var count = 0
+    for round in 0..<7 {
+      let order = round.isMultiple(of: 2) ? [false, true] : [true, false]
+      for isOpen in order {
+        let start = ContinuousClock.now
+        if isOpen {
+          let recording = try Recording(contentsOf: url)
+          count = recording.count
+          open.append(ContinuousClock.now - start)
+        } else {
+          lines = try self.countLines(url)
+          raw.append(ContinuousClock.now - start)
+        }
+      }
+    }
+    guard count == actions, lines == actions + 2 else {
+      print("  error: read \(count) actions and \(lines) lines, expected \(actions) and \(actions + 2)")
+      exit(1)
+    }
+    let baseline = median(raw)
+    let measured = median(open)
+    self.row("read + newline scan", baseline, per: actions)
+    self.row("open + index", measured, per: actions)
+    self.ratio(measured / baseline, goal: "≤ 1.5×", met: measured / baseline <= 1.5)
+    print()
+  }
+
+  /// A writer for a todos log that does not sync, as benchmarks measure the writer, not the disk.
+  static func todosWriter(_ url: URL) throws -> LogWriter {
+    try LogWriter(
+      url: url,
+      header: LogHeader(
+        feature: "todos", stateType: "Todos.State", actionType: "Todos.Action", startedAt: Date(),
+        checkpointInterval: 100
+      ),
+      initialState: Todos.State(),
+      options: .init(syncPolicy: .never)
+    )
+  }
+
+  /// The baseline: read the file the way `Recording` does (memory-mapped) and count its lines.
+  static func countLines(_ url: URL) throws -> Int {
+    let data = try Data(contentsOf: url, options: .alwaysMapped)
+    return data.withUnsafeBytes { bytes -> Int in
+      guard let base = bytes.baseAddress else { return 0 }
+      var lines = 0
+      var offset = 0
+      while offset < bytes.count,
+        let newline = memchr(base + offset, Int32(UInt8(ascii: "\n")), bytes.count - offset)
+      {
+        lines += 1
+        offset = base.distance(to: UnsafeRawPointer(newline)) + 1
+      }
+      return lines
+    }
+  }
+
+  // MARK: - Printing
+
+  static func row(_ label: String, _ duration: Duration, per count: Int) {
+    print("  \(pad(label))\(pad(format(duration), 12))\(format(duration / count)) per action")
+  }
+
+  static func ratio(_ value: Double, goal: String, met: Bool) {
+    print("  \(pad("ratio"))\(pad(String(format: "%.2f×", value), 12))goal \(goal): \(met ? "met" : "NOT MET")")
+  }
+}
+
+func median(_ values: [Duration]) -> Duration {
+  let sorted = values.sorted()
+  return sorted[sorted.count / 2]
+}
+
+func pad(_ text: String, _ width: Int = 24) -> String {
+  text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+}
+
+func format(_ duration: Duration) -> String {
+  let seconds = duration.seconds
+  if seconds >= 1 { return String(format: "%.2f s", seconds) }
+  if seconds >= 1e-3 { return String(format: "%.2f ms", seconds * 1e3) }
+  if seconds >= 1e-6 { return String(format: "%.2f µs", seconds * 1e6) }
+  return String(format: "%.0f ns", seconds * 1e9)
+}
+
+func megabytes(_ bytes: Int) -> String {
+  String(format: "%.1f", Double(bytes) / 1_048_576)
+}
+
+extension Duration {
+  var seconds: Double {
+    let (seconds, attoseconds) = self.components
+    return Double(seconds) + Double(attoseconds) / 1e18
+  }
+}
