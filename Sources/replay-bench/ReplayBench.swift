@@ -152,7 +152,10 @@ struct ReplayBench {
       "  \(pad("encode + append"))\(pad(format(total), 12))"
         + "\(Int(Double(actions) / total.seconds)) actions/s, \(megabytes(size)) MB written"
     )
-    print("  \(pad("enqueue only (caller)"))\(pad(format(enqueued), 12))\(format(enqueued / actions)) per action")
+    print(
+      "  \(pad("appends, caller's view"))\(pad(format(enqueued), 12))\(format(enqueued / actions)) per action"
+        + " (blocks while \(LogWriter.Options().maximumPendingRecords) records wait)"
+    )
     print()
   }
 
