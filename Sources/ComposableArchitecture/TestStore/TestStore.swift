@@ -373,9 +373,10 @@ public final class TestStore<State: Equatable, Action> {
       )
       return
     }
-    let (action, state): (Action, State)
+    let state: State
     switch self.exhaustivity {
     case .on:
+      let action: Action
       (action, state) = self.received.removeFirst()
       if !isMatching(action) {
         self.report(mismatch(action), at: location)
@@ -395,11 +396,10 @@ public final class TestStore<State: Equatable, Action> {
           )
         }
       }
-      (action, state) = self.received[index]
+      state = self.received[index].state
       if index > 0 { self.baseline = self.received[index - 1].state }
       self.received.removeFirst(index + 1)
     }
-    _ = action
     let stateBefore = self.baseline
     self.baseline = state
     self.assertState(from: stateBefore, to: state, updateStateToExpectedResult, at: location)
