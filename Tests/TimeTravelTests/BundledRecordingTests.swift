@@ -63,8 +63,8 @@ import TimeTravel
     var state = try replayer.initialState()
     var uuidsRead = 0
     for seq in 1...recording.count {
-      let playback = try replayer.apply(seq, to: &state)
-      #expect(playback.overruns.isEmpty, "action \(seq)", sourceLocation: sourceLocation)
+      let replayed = try replayer.apply(seq, to: &state)
+      #expect(replayed.isFaithful, "action \(seq)", sourceLocation: sourceLocation)
       uuidsRead += (try recording.action(seq, as: R.Action.self)).captured["uuid"].count
       if recording.checkpoints.contains(seq) {
         let recorded = try recording.checkpoint(after: seq, as: R.State.self)

@@ -1,5 +1,7 @@
 import ActionLog
 import ComposableArchitecture
+import ConcurrencyExtras
+import IssueReporting
 
 /// Re-runs a reducer over recorded actions with the dependency values recorded for each,
 /// dropping the effects it returns (their actions are in the recording already).
@@ -29,24 +31,34 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
 
   /// Applies recorded action `seq` to `state`.
   ///
-  /// - Returns: How the dependency reads went: reads beyond what was recorded, and recorded
-  ///   values left unread, each a sign that the reducer no longer does what it did.
+  /// Issues the reducer reports while replaying (an action for a missing element, say) are
+  /// collected in the result rather than reported: a replay that has drifted from the recording
+  /// causes them, and they are evidence of where it drifted.
+  ///
+  /// - Returns: How faithful the step was: dependency reads beyond what was recorded, recorded
+  ///   values left unread, and issues reported, each a sign that the reducer no longer does what
+  ///   it did.
   @discardableResult
-  public func apply(_ seq: Int, to state: inout R.State) throws -> DependencyPlayback {
+  public func apply(_ seq: Int, to state: inout R.State) throws -> ReplayedStep {
     let recorded = try self.recording.action(seq, as: R.Action.self)
     let playback = DependencyPlayback(recorded.captured)
+    let issues = IssueCollector()
     let context = ActionContext(
       id: UInt64(seq),
       origin: recorded.origin == .send ? .send : .effect(parent: UInt64(seq))
     )
-    _ = ActionContext.$current.withValue(context) {
-      withDependencies {
-        playback.install(self.dependencies, into: &$0)
-      } operation: {
-        self.reducer.reduce(into: &state, action: recorded.action)
+    _ = withIssueReporters([issues]) {
+      ActionContext.$current.withValue(context) {
+        withDependencies {
+          playback.install(self.dependencies, into: &$0)
+        } operation: {
+          self.reducer.reduce(into: &state, action: recorded.action)
+        }
       }
     }
-    return playback
+    return ReplayedStep(
+      seq: seq, overruns: playback.overruns, unread: playback.unread, issues: issues.messages
+    )
   }
 
   /// The state after action `seq`, computed from the nearest checkpoint at or before it.
@@ -60,5 +72,41 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
       try self.apply(next, to: &state)
     }
     return state
+  }
+}
+
+/// How faithfully one recorded action replayed.
+public struct ReplayedStep: Sendable, Equatable {
+  /// The action's sequence number.
+  public let seq: Int
+  /// Reads of each dependency beyond the values recorded for this action.
+  public let overruns: [String: Int]
+  /// Recorded values of each dependency the reducer did not read.
+  public let unread: [String: Int]
+  /// Issues the reducer reported while replaying the action.
+  public let issues: [String]
+
+  /// Whether the step read exactly what was recorded and reported nothing.
+  public var isFaithful: Bool {
+    self.overruns.isEmpty && self.unread.isEmpty && self.issues.isEmpty
+  }
+}
+
+/// Collects the issues reported while a step replays.
+private final class IssueCollector: IssueReporter, Sendable {
+  private let storage = LockIsolated<[String]>([])
+
+  var messages: [String] { self.storage.value }
+
+  func reportIssue(
+    _ message: @autoclosure () -> String?,
+    severity: IssueSeverity,
+    fileID: StaticString,
+    filePath: StaticString,
+    line: UInt,
+    column: UInt
+  ) {
+    let text = message() ?? "an issue"
+    self.storage.withValue { $0.append("\(text) (\(fileID):\(line))") }
   }
 }

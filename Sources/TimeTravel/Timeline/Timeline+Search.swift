@@ -1,0 +1,143 @@
+import ActionLog
+import ComposableArchitecture
+import CustomDump
+
+/// Stops a search at an action: by case name (`checkBoxToggled`) or by text in the dumped action.
+public struct ActionBreakpoint: Hashable, Sendable, CustomStringConvertible {
+  /// What to look for.
+  public let text: String
+
+  /// Creates a breakpoint.
+  public init(_ text: String) {
+    self.text = text
+  }
+
+  /// Whether `action` is one to stop at: one of its cases, at any depth, is named `text`, or its
+  /// dump contains `text`.
+  public func matches(_ action: Any) -> Bool {
+    caseNames(of: action).contains(self.text)
+      || String(customDumping: action).contains(self.text)
+  }
+
+  public var description: String { self.text }
+}
+
+/// Why a search stopped.
+public enum SearchStop: Sendable, Equatable, CustomStringConvertible {
+  /// A watched value changed.
+  case watch(StatePath, old: String, new: String)
+  /// An action matched a breakpoint.
+  case breakpoint(ActionBreakpoint)
+
+  public var description: String {
+    switch self {
+    case let .watch(path, old, new):
+      return "\(path) changed: \(old) → \(new)"
+    case let .breakpoint(breakpoint):
+      return "breakpoint \"\(breakpoint)\""
+    }
+  }
+}
+
+extension Timeline {
+  /// Moves forward to the first later step whose action matches a breakpoint or changes a
+  /// watched value, and returns it with what stopped there; `nil` (without moving) when no later
+  /// step does, or when `isCancelled` says to stop.
+  public func continueForward(
+    watching watches: [StatePath],
+    breakpoints: [ActionBreakpoint],
+    isCancelled: () -> Bool = { false }
+  ) throws -> (step: Int, stops: [SearchStop])? {
+    var previous = try self.state(at: self.position)
+    var step = self.position
+    while step < self.count {
+      if step % 256 == 0, isCancelled() { return nil }
+      step += 1
+      let current = try self.state(at: step)
+      let stops = try self.stops(at: step, from: previous, to: current, watches, breakpoints)
+      if !stops.isEmpty {
+        try self.goto(step)
+        return (step, stops)
+      }
+      previous = current
+    }
+    return nil
+  }
+
+  /// Moves back to the latest step at or before the current one (before it, when the last search
+  /// already stopped here) whose action matches a breakpoint or changed a watched value: the
+  /// action that last changed it.
+  public func reverseContinue(
+    watching watches: [StatePath],
+    breakpoints: [ActionBreakpoint],
+    isCancelled: () -> Bool = { false }
+  ) throws -> (step: Int, stops: [SearchStop])? {
+    var end = self.lastSearchStop == self.position ? self.position - 1 : self.position
+    // Scan one checkpoint interval at a time, replaying it forward once, latest interval first.
+    while end >= 1 {
+      if isCancelled() { return nil }
+      let start = max(0, self.recording.checkpoint(atOrBefore: end - 1))
+      var previous = try self.state(at: start)
+      var latest: (step: Int, stops: [SearchStop])?
+      for step in stride(from: start + 1, through: end, by: 1) {
+        let current = try self.state(at: step)
+        let stops = try self.stops(at: step, from: previous, to: current, watches, breakpoints)
+        if !stops.isEmpty { latest = (step, stops) }
+        previous = current
+      }
+      if let latest {
+        try self.goto(latest.step)
+        self.lastSearchStop = latest.step
+        return latest
+      }
+      end = start
+    }
+    return nil
+  }
+
+  private func stops(
+    at step: Int,
+    from previous: R.State,
+    to current: R.State,
+    _ watches: [StatePath],
+    _ breakpoints: [ActionBreakpoint]
+  ) throws -> [SearchStop] {
+    var stops: [SearchStop] = []
+    if previous != current {
+      for path in watches {
+        let old = (try? path.dump(in: previous)) ?? "‹absent›"
+        let new = (try? path.dump(in: current)) ?? "‹absent›"
+        if old != new { stops.append(.watch(path, old: old, new: new)) }
+      }
+    }
+    if !breakpoints.isEmpty {
+      let action = try self.recording.action(step, as: R.Action.self).action
+      for breakpoint in breakpoints where breakpoint.matches(action) {
+        stops.append(.breakpoint(breakpoint))
+      }
+    }
+    return stops
+  }
+}
+
+/// The names of every enum case in a value, at any depth: `todos(.element(id:action: .checkBoxToggled))`
+/// has `todos`, `element` and `checkBoxToggled`.
+func caseNames(of value: Any) -> Set<String> {
+  var names: Set<String> = []
+  func visit(_ value: Any, depth: Int) {
+    guard depth < 32 else { return }
+    let mirror = Mirror(reflecting: value)
+    if mirror.displayStyle == .enum {
+      if let child = mirror.children.first, let label = child.label {
+        names.insert(label)
+      } else {
+        names.insert("\(value)")
+      }
+    }
+    for child in mirror.children {
+      visit(child.value, depth: depth + 1)
+    }
+  }
+  visit(value, depth: 0)
+  return names
+}

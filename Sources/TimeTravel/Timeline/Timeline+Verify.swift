@@ -1,0 +1,107 @@
+import ActionLog
+import ComposableArchitecture
+import CustomDump
+
+/// Where today's reducer first disagrees with a recording.
+public struct Divergence: Sendable, Equatable, CustomStringConvertible {
+  /// The first recorded checkpoint whose state the replay does not reproduce.
+  public let checkpoint: Int
+  /// The last checkpoint (or 0, the initial state) that still agreed.
+  public let lastAgreement: Int
+  /// The first step after `lastAgreement` where the reducer read its dependencies differently
+  /// from the recording, when there is one: the likeliest step where behaviour changed.
+  public let firstSuspect: Int?
+  /// The step reported: the first suspect, or else the checkpoint.
+  public var step: Int { self.firstSuspect ?? self.checkpoint }
+  /// The action at ``step``, dumped.
+  public let action: String
+  /// The time of ``step`` in the recording.
+  public let time: Duration
+  /// Issues the reducer reported while replaying ``step``.
+  public let issues: [String]
+  /// The difference between the recorded and the replayed state at ``checkpoint``.
+  public let diff: String
+
+  public var description: String {
+    let narrowed =
+      self.firstSuspect.map {
+        """
+        Step \($0) is the first to replay differently from the recording (it read its \
+        dependencies differently, or reported an issue).
+        """
+      }
+      ?? """
+      The recording keeps full states only at checkpoints: the change happened in steps \
+      \(self.lastAgreement + 1) to \(self.checkpoint).
+      """
+    return """
+      The replay differs from the recording at checkpoint \(self.checkpoint) \
+      (steps \(self.lastAgreement + 1)–\(self.checkpoint) since the last state that agreed). \
+      \(narrowed)
+
+        Action at step \(self.step) (+\(formatSeconds(self.time))):
+      \(self.action.indentedLines(by: 4))
+      \(self.issues.isEmpty ? "" : "\n  The reducer reported:\n" + self.issues.map { "• \($0)" }.joined(separator: "\n").indentedLines(by: 4) + "\n")
+      \(self.diff.indentedLines(by: 2))
+
+      (Recorded: −, Replayed: +)
+      """
+  }
+}
+
+extension Timeline {
+  /// Re-runs the whole recording with today's reducer and reports the first recorded checkpoint
+  /// it does not reproduce, or `nil` when it reproduces them all.
+  ///
+  /// - Parameter isCancelled: Checked now and then; returning `true` stops early with `nil`.
+  public func verify(isCancelled: () -> Bool = { false }) throws -> Divergence? {
+    var state = try self.replayer.initialState()
+    var lastAgreement = 0
+    var firstSuspect: Int?
+    var suspectIssues: [String] = []
+    for step in stride(from: 1, through: self.count, by: 1) {
+      if step % 1_024 == 0, isCancelled() { return nil }
+      let replayed = try self.replayer.apply(step, to: &state)
+      if firstSuspect == nil, !replayed.isFaithful {
+        firstSuspect = step
+        suspectIssues = replayed.issues
+      }
+      guard self.recording.checkpoints.contains(step) else { continue }
+      let recorded = try self.recording.checkpoint(after: step, as: R.State.self)
+      if recorded == state {
+        lastAgreement = step
+        firstSuspect = nil
+        suspectIssues = []
+        continue
+      }
+      let reported = firstSuspect ?? step
+      return Divergence(
+        checkpoint: step,
+        lastAgreement: lastAgreement,
+        firstSuspect: firstSuspect,
+        action: String(customDumping: try self.recording.action(reported, as: R.Action.self).action),
+        time: self.recording.time(ofAction: reported),
+        issues: suspectIssues,
+        diff: CustomDump.diff(recorded, state) ?? "(the states differ, but dump the same)"
+      )
+    }
+    return nil
+  }
+}
+
+/// `1.234s`.
+func formatSeconds(_ duration: Duration) -> String {
+  let (seconds, attoseconds) = duration.components
+  let milliseconds = attoseconds / 1_000_000_000_000_000
+  let padded = String(milliseconds)
+  return "\(seconds).\(String(repeating: "0", count: 3 - padded.count))\(padded)s"
+}
+
+extension String {
+  func indentedLines(by indent: Int) -> String {
+    let indentation = String(repeating: " ", count: indent)
+    return self.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.isEmpty ? "" : indentation + $0 }
+      .joined(separator: "\n")
+  }
+}

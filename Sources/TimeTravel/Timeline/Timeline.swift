@@ -1,0 +1,139 @@
+import ActionLog
+import ComposableArchitecture
+import CustomDump
+
+/// Stands at any step of a recording: re-runs the reducer from the nearest checkpoint with the
+/// recorded dependency values, and shows what each action changed.
+///
+/// Step 0 is the initial state; step *n* is the state after action *n*.
+///
+/// ```swift
+/// let timeline = try Timeline(recording: recording, reducer: Todos(), feature: "todos")
+/// try timeline.goto(120)
+/// print(timeline.state.todos.count)
+/// print(try timeline.diff(from: 119, to: 120) ?? "(No state changes)")
+/// ```
+///
+/// Seeking costs at most one checkpoint interval of reducer runs: it starts from the nearest
+/// recorded checkpoint or from a state computed earlier. Computed states are cached with bounded
+/// memory: densely near the current position, sparsely further away.
+public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.Action: Decodable {
+  /// The recording.
+  public let recording: Recording
+  /// Re-runs the reducer over recorded actions.
+  public let replayer: Replayer<R>
+  /// The current step: 0 for the initial state, *n* for the state after action *n*.
+  public private(set) var position = 0
+  /// The state at the current step.
+  public private(set) var state: R.State
+
+  private var cache: StateCache<R.State>
+  /// Where the last reverse search stopped, so the next one starts before it.
+  var lastSearchStop: Int?
+
+  /// Opens a recording with the reducer of its feature.
+  ///
+  /// - Parameters:
+  ///   - recording: The recording.
+  ///   - reducer: The feature's reducer, without its recording modifier.
+  ///   - feature: The feature's identifier; the recording must be of this feature.
+  ///   - dependencies: The dependencies the recording captured.
+  /// - Throws: ``TimelineError`` when the recording is of another feature or other types, or an
+  ///   ``ActionLog/ActionLogError`` when its initial state cannot be decoded.
+  public init(
+    recording: Recording,
+    reducer: R,
+    feature: String,
+    dependencies: [RecordableDependency] = RecordableDependency.standard
+  ) throws {
+    guard recording.header.feature == feature else {
+      throw TimelineError.otherFeature(expected: feature, found: recording.header.feature)
+    }
+    let expected = "\(recordedTypeName(R.State.self)), \(recordedTypeName(R.Action.self))"
+    let found = "\(recording.header.stateType), \(recording.header.actionType)"
+    guard expected == found else {
+      throw TimelineError.otherTypes(expected: expected, found: found)
+    }
+    self.recording = recording
+    self.replayer = Replayer(recording: recording, reducer: reducer, dependencies: dependencies)
+    self.state = try self.replayer.initialState()
+    self.cache = StateCache()
+    self.cache.insert(self.state, at: 0)
+  }
+
+  /// The number of actions, so the last step.
+  public var count: Int {
+    self.recording.count
+  }
+
+  /// Moves to step `step`.
+  ///
+  /// - Complexity: At most one checkpoint interval of reducer runs.
+  public func goto(_ step: Int) throws {
+    self.state = try self.state(at: step)
+    if step != self.position { self.lastSearchStop = nil }
+    self.position = step
+    self.cache.thin(around: step)
+  }
+
+  /// Moves `count` steps forward.
+  public func step(_ count: Int = 1) throws {
+    try self.goto(self.position + count)
+  }
+
+  /// Moves `count` steps back.
+  public func back(_ count: Int = 1) throws {
+    try self.goto(self.position - count)
+  }
+
+  /// The state at `step`, without moving.
+  public func state(at step: Int) throws -> R.State {
+    guard step >= 0, step <= self.count else {
+      throw TimelineError.outOfRange(step: step, count: self.count)
+    }
+    if let cached = self.cache[step] { return cached }
+    // Start from the latest of: a recorded checkpoint, a cached state, the current position.
+    var start = self.recording.checkpoint(atOrBefore: step)
+    var state: R.State? = nil
+    if let cached = self.cache.nearest(atOrBefore: step), cached >= start {
+      start = cached
+      state = self.cache[cached]
+    }
+    if self.position <= step, self.position > start {
+      start = self.position
+      state = self.state
+    }
+    var current =
+      try state
+      ?? (start == 0
+        ? try self.replayer.initialState()
+        : try self.recording.checkpoint(after: start, as: R.State.self))
+    for next in stride(from: start + 1, through: step, by: 1) {
+      try self.replayer.apply(next, to: &current)
+      self.cache.insert(current, at: next)
+    }
+    return current
+  }
+
+  /// The decoded action that led to `step`.
+  public func action(at step: Int) throws -> RecordedAction<R.Action> {
+    guard step >= 1, step <= self.count else {
+      throw TimelineError.outOfRange(step: step, count: self.count)
+    }
+    return try self.recording.action(step, as: R.Action.self)
+  }
+
+  /// What changed in state from step `from` to step `to`, as a customDump diff, or `nil` when
+  /// nothing did.
+  public func diff(from: Int, to: Int) throws -> String? {
+    let before = try self.state(at: from)
+    let after = try self.state(at: to)
+    guard before != after else { return nil }
+    return CustomDump.diff(before, after)
+  }
+
+  /// The number of states held in memory.
+  public var cachedStates: Int {
+    self.cache.count
+  }
+}

@@ -1,0 +1,26 @@
+/// Why a timeline cannot open a recording or go where it was asked.
+public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The recording is of another feature.
+  case otherFeature(expected: String, found: String)
+  /// The recording's state or action type is not the reducer's.
+  case otherTypes(expected: String, found: String)
+  /// A step outside the recording.
+  case outOfRange(step: Int, count: Int)
+
+  public var description: String {
+    switch self {
+    case let .otherFeature(expected, found):
+      return """
+        This recording is of the feature "\(found)", not "\(expected)". Open it with the \
+        reducer of "\(found)".
+        """
+    case let .otherTypes(expected, found):
+      return """
+        This recording's types are \(found), but the reducer's are \(expected). It was recorded \
+        with another version of the feature, or another feature with the same name.
+        """
+    case let .outOfRange(step, count):
+      return "There is no step \(step): the recording has steps 0 (the initial state) to \(count)."
+    }
+  }
+}
