@@ -14,11 +14,27 @@ import TimeTravel
 ///     $ replay-bench [--quick]
 ///
 /// Build it in release mode (`Tools/bench` does). `--quick` uses smaller sizes, for a smoke run.
+/// For profilers: `--send N` only sends N todos actions to a store, and `--open FILE` only opens
+/// FILE ten times.
 @main
 struct ReplayBench {
   @MainActor
   static func main() async throws {
     let quick = CommandLine.arguments.contains("--quick")
+    // For profiling Store.send alone: `replay-bench --send N` sends N todos actions, no recording.
+    if let index = CommandLine.arguments.firstIndex(of: "--send"), index + 1 < CommandLine.arguments.count,
+      let count = Int(CommandLine.arguments[index + 1])
+    {
+      let store = Store(initialState: Todos.State()) {
+        Todos()
+      } withDependencies: {
+        $0.uuid = .incrementing
+        $0.continuousClock = ImmediateClock()
+      }
+      for action in self.todosScript(count: count) { store.send(action) }
+      print(store.todos.count)
+      return
+    }
     // For profiling the scan alone: `replay-bench --open FILE` opens FILE ten times.
     if let index = CommandLine.arguments.firstIndex(of: "--open"), index + 1 < CommandLine.arguments.count {
       let url = URL(fileURLWithPath: CommandLine.arguments[index + 1])

@@ -51,3 +51,12 @@ extension DependencyValues {
     set { self[NavigationIDPathKey.self] = newValue }
   }
 }
+
+/// Runs `operation` with the navigation path of a child feature: what `withDependencies` would
+/// do, without its bookkeeping, since only this one value changes.
+@usableFromInline
+func withNavigationIDPath<R>(_ path: NavigationIDPath, operation: () -> R) -> R {
+  var dependencies = DependencyValues._current
+  dependencies.navigationIDPath = path
+  return DependencyValues.$_current.withValue(dependencies, operation: operation)
+}

@@ -55,6 +55,10 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
   init(initialState: State, reducer: R, dependencies: DependencyValues) {
     self.state = initialState
     self.reducer = reducer
+    var dependencies = dependencies
+    // NB: Stored at the root, so reducers find it without falling back to the library's cache of
+    // default values on every read.
+    dependencies.navigationIDPath = NavigationIDPath()
     self.dependencies = dependencies
   }
 
@@ -78,10 +82,10 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
       index += 1
       self.lastActionID += 1
       let context = ActionContext(id: self.lastActionID, origin: origin)
+      // NB: The store's dependencies are complete values, so pushing them is all the library's
+      // `withDependencies` would do here, less its bookkeeping for update closures.
       let effect = ActionContext.$current.withValue(context) {
-        withDependencies {
-          $0 = self.dependencies
-        } operation: {
+        DependencyValues.$_current.withValue(self.dependencies) {
           self.reducer.reduce(into: &self.state, action: action)
         }
       }

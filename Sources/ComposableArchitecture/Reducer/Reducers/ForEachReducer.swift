@@ -122,9 +122,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     }
     @Dependency(\.navigationIDPath) var navigationIDPath
     let elementPath = navigationIDPath.appending(self.navigationID(for: id))
-    let effect = withDependencies {
-      $0.navigationIDPath = elementPath
-    } operation: {
+    let effect = withNavigationIDPath(elementPath) {
       self.element.reduce(into: &state[keyPath: self.toElementsState][index], action: elementAction)
     }
     let toElementAction = self.toElementAction

@@ -120,9 +120,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     @Dependency(\.navigationIDPath) var navigationIDPath
     let childPath = navigationIDPath.appending(childID)
-    let effect = withDependencies {
-      $0.navigationIDPath = childPath
-    } operation: {
+    let effect = withNavigationIDPath(childPath) {
       self.child.reduce(into: &childState, action: childAction)
     }
     state = self.toChildState.embed(childState)

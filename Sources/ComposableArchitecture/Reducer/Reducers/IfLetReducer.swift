@@ -117,9 +117,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     @Dependency(\.navigationIDPath) var navigationIDPath
     let childPath = navigationIDPath.appending(childID)
     let toChildAction = self.toChildAction
-    let effect = withDependencies {
-      $0.navigationIDPath = childPath
-    } operation: {
+    let effect = withNavigationIDPath(childPath) {
       state[keyPath: self.toChildState]._modifyIfPresent {
         self.child.reduce(into: &$0, action: childAction)
       } ?? .none
