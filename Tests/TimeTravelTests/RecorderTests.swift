@@ -230,3 +230,26 @@ struct Journal: Reducer {
   }
 }
 
+
+@Suite struct RecordingOutsideAStoreTests {
+  @Test func dependencyReadsAreCapturedWithoutAStore() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<Journal>(url: url, feature: "journal", initialState: Journal.State())
+    let reducer = Journal().recording(to: recorder)
+    var state = Journal.State()
+    withDependencies {
+      $0.uuid = .incrementing
+      $0.date.now = Date(timeIntervalSince1970: 10)
+      $0.withRandomNumberGenerator = WithRandomNumberGenerator(SplitMix64(seed: 1))
+    } operation: {
+      _ = reducer.reduce(into: &state, action: .write("direct"))
+    }
+    try recorder.close()
+    let recording = try Recording(contentsOf: url)
+    let captured = try recording.action(1, as: Journal.Action.self).captured
+    #expect(captured["uuid"] == ["00000000-0000-0000-0000-000000000000"])
+    #expect(captured["date"] == [String(Date(timeIntervalSince1970: 10).timeIntervalSinceReferenceDate)])
+    #expect(try Replayer(recording: recording, reducer: Journal()).state(after: 1) == state)
+  }
+}

@@ -31,8 +31,13 @@ where Base.State: Encodable & Sendable, Base.Action: Encodable & Sendable {
     guard let (seq, origin) = self.recorder.begin(context: context) else {
       return self.base.reduce(into: &state, action: action)
     }
-    let (effects, captured) = self.recorder.capture.capture(actionID: context?.id) {
-      self.base.reduce(into: &state, action: action)
+    // NB: Outside a store there is no action context; give the call one, so the reads made
+    // inside it are told apart from those of effects.
+    let actionContext = context ?? ActionContext(id: UInt64(seq), origin: .send)
+    let (effects, captured) = ActionContext.$current.withValue(actionContext) {
+      self.recorder.capture.capture(actionID: actionContext.id) {
+        self.base.reduce(into: &state, action: action)
+      }
     }
     self.recorder.finish(seq: seq, origin: origin, action: action, captured: captured, state: state)
     return effects
