@@ -10,8 +10,11 @@ let package = Package(
     .library(name: "ActionLog", targets: ["ActionLog"]),
     .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
     .library(name: "TimeTravel", targets: ["TimeTravel"]),
+    .library(name: "ReplayREPL", targets: ["ReplayREPL"]),
+    .executable(name: "replay", targets: ["replay"]),
   ],
   dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
@@ -41,6 +44,18 @@ let package = Package(
     .target(
       name: "TimeTravel",
       dependencies: ["ActionLog", "ComposableArchitecture"]
+    ),
+    .target(
+      name: "ReplayREPL",
+      dependencies: [
+        "ActionLog",
+        "TimeTravel",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "replay",
+      dependencies: ["ComposableArchitecture", "ExampleFeatures", "ReplayREPL", "TimeTravel"]
     ),
     .executableTarget(
       name: "replay-bench",
@@ -86,6 +101,10 @@ let package = Package(
         "TimeTravel",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    .testTarget(
+      name: "ReplayCommandTests",
+      dependencies: ["TestSupport"]
     ),
     .testTarget(
       name: "ExampleFeaturesTests",

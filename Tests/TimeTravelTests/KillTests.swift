@@ -44,20 +44,6 @@ import Testing
   }
 }
 
-/// The URL of a product built next to the test bundle.
-func productURL(_ name: String) -> URL? {
-  let candidates = [
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-    Bundle.main.bundleURL,
-    Bundle.main.bundleURL.deletingLastPathComponent(),
-  ]
-  for folder in candidates {
-    let url = folder.appendingPathComponent(name)
-    if FileManager.default.isExecutableFile(atPath: url.path) { return url }
-  }
-  return nil
-}
-
 /// Runs a process, kills it with SIGKILL after `delay`, and returns the last `ack N` it printed,
 /// and whether its output ended before the kill.
 func runAndKill(

@@ -1,0 +1,116 @@
+import ActionLog
+import ArgumentParser
+import Foundation
+import TimeTravel
+
+extension ReplayCommand {
+  /// `replay info FILE`: what a recording is and how it ended.
+  struct Info: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Show what a recording holds and how it ended.",
+      discussion: """
+        Examples:
+          $ replay info Recordings/todos.actionlog
+          $ replay info Recordings/todos.actionlog --json | jq .ending
+        """
+    )
+
+    @OptionGroup var recording: RecordingOptions
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+      try self.reportingFailures {
+        let recording = try self.recording.open()
+        print(self.json ? Self.json(recording, file: self.recording.file) : Self.text(recording, file: self.recording.file))
+      }
+    }
+
+    static func text(_ recording: Recording, file: String) -> String {
+      let header = recording.header
+      var lines = [
+        file,
+        "  feature      \(header.feature) (\(header.stateType), \(header.actionType))",
+        "  recorded     \(iso8601(header.startedAt)), \(recording.count) actions over \(seconds(recording.duration))",
+        "  checkpoints  \(recording.checkpoints.count) (every \(header.checkpointInterval) actions)",
+        "  ending       \(recording.ending)",
+        "  size         \(recording.byteCount) bytes",
+      ]
+      if !header.metadata.isEmpty {
+        let metadata = header.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        lines.insert("  metadata     \(metadata.joined(separator: ", "))", at: 5)
+      }
+      if let feature = ReplayCommand.feature(header.feature) {
+        lines.append("  replayable   yes: this replay knows \"\(feature.id)\"")
+      } else {
+        lines.append(
+          "  replayable   no: this replay does not know \"\(header.feature)\" (states come from checkpoints only)"
+        )
+      }
+      for warning in recording.warnings {
+        lines.append("  warning      \(warning)")
+      }
+      for skipped in recording.skippedRecords {
+        lines.append("  skipped      \(skipped)")
+      }
+      return lines.joined(separator: "\n")
+    }
+
+    static func json(_ recording: Recording, file: String) -> String {
+      struct Summary: Encodable {
+        var file: String
+        var feature: String
+        var stateType: String
+        var actionType: String
+        var startedAt: String
+        var actions: Int
+        var durationNanoseconds: Int64
+        var checkpoints: [Int]
+        var checkpointInterval: Int
+        var ending: String
+        var bytes: Int
+        var metadata: [String: String]
+        var replayable: Bool
+        var warnings: [String]
+        var skipped: [String]
+      }
+      let header = recording.header
+      let (seconds, attoseconds) = recording.duration.components
+      let summary = Summary(
+        file: file,
+        feature: header.feature,
+        stateType: header.stateType,
+        actionType: header.actionType,
+        startedAt: iso8601(header.startedAt),
+        actions: recording.count,
+        durationNanoseconds: seconds * 1_000_000_000 + attoseconds / 1_000_000_000,
+        checkpoints: recording.checkpoints,
+        checkpointInterval: header.checkpointInterval,
+        ending: "\(recording.ending)",
+        bytes: recording.byteCount,
+        metadata: header.metadata,
+        replayable: ReplayCommand.feature(header.feature) != nil,
+        warnings: recording.warnings.map(\.description),
+        skipped: recording.skippedRecords.map(\.description)
+      )
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+      return (try? String(decoding: encoder.encode(summary), as: UTF8.self)) ?? "{}"
+    }
+  }
+}
+
+/// `2025-11-22T02:53:20.000Z`.
+func iso8601(_ date: Date) -> String {
+  let formatter = ISO8601DateFormatter()
+  formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+  return formatter.string(from: date)
+}
+
+/// `48.650s`.
+func seconds(_ duration: Duration) -> String {
+  let (seconds, attoseconds) = duration.components
+  let milliseconds = String(attoseconds / 1_000_000_000_000_000)
+  return "\(seconds).\(String(repeating: "0", count: 3 - milliseconds.count))\(milliseconds)s"
+}

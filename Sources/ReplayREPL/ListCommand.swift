@@ -1,0 +1,78 @@
+import ActionLog
+import ArgumentParser
+import Foundation
+import TimeTravel
+
+extension ReplayCommand {
+  /// `replay list FILE`: the actions, one per line.
+  struct List: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "List a recording's actions: step, time, origin, action.",
+      discussion: """
+        Actions of a registered feature are shown as Swift values; others as the JSON recorded.
+
+        Examples:
+          $ replay list Recordings/todos.actionlog
+          $ replay list Recordings/todos.actionlog --from 100 --to 110
+        """
+    )
+
+    @OptionGroup var recording: RecordingOptions
+
+    @Option(help: "The first step to list.")
+    var from = 1
+
+    @Option(help: "The last step to list (default: the last).")
+    var to: Int?
+
+    func run() throws {
+      try self.reportingFailures {
+        let recording = try self.recording.open()
+        let last = self.to ?? recording.count
+        guard recording.count > 0 else {
+          print("(no actions)")
+          return
+        }
+        for step in [self.from, last] where !(1...recording.count).contains(step) {
+          throw CommandFailure(
+            "there is no step \(step): the recording has actions 1 to \(recording.count).", code: 2
+          )
+        }
+        guard self.from <= last else {
+          throw CommandFailure("--from \(self.from) comes after --to \(last).", code: 2)
+        }
+        let session = try ReplayCommand.feature(recording.header.feature)?.open(recording)
+        let width = String(last).count
+        for step in self.from...last {
+          let action = try session?.dumpAction(at: step) ?? recording.actionJSON(step)
+          print(Self.line(step: step, width: width, recording: recording, action: action))
+        }
+      }
+    }
+
+    static func line(step: Int, width: Int, recording: Recording, action: String) -> String {
+      let number = String(step)
+      let origin: String
+      switch recording.origin(ofAction: step) {
+      case .send: origin = "send"
+      case let .effect(parent): origin = "effect ← \(parent)"
+      }
+      let padding = String(repeating: " ", count: max(0, width - number.count))
+      let time = "+" + seconds(recording.time(ofAction: step))
+      return "\(padding)\(number)  \(time)  \(origin.padding(toLength: 14, withPad: " ", startingAt: 0))\(oneLine(action))"
+    }
+  }
+}
+
+/// A dump on one line: `Todos.Action.todos(.element(id: …, action: .checkBoxToggled))`.
+func oneLine(_ dump: String) -> String {
+  var result = ""
+  for line in dump.split(separator: "\n", omittingEmptySubsequences: false) {
+    let trimmed = line.drop { $0 == " " }
+    if let last = result.last, last == ",", !trimmed.isEmpty, trimmed.first != ")" {
+      result += " "
+    }
+    result += trimmed
+  }
+  return result
+}

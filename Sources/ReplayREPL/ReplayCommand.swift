@@ -1,0 +1,115 @@
+import ActionLog
+import ArgumentParser
+import Foundation
+import TimeTravel
+
+/// The `replay` command line, for the features you register.
+///
+/// A `replay` for your app is a few lines:
+///
+/// ```swift
+/// import ReplayREPL
+///
+/// @main
+/// struct MyReplay {
+///   static func main() {
+///     ReplayCommand.main(features: [
+///       ReplayFeature("todos") { Todos() },
+///       ReplayFeature("settings") { Settings() },
+///     ])
+///   }
+/// }
+/// ```
+public struct ReplayCommand: ParsableCommand {
+  public static let configuration = CommandConfiguration(
+    commandName: "replay",
+    abstract: "Inspect and verify recordings of Composable Architecture features.",
+    discussion: """
+      A recording (an .actionlog file) holds every action a store processed, the dependency \
+      values its reducer read, and checkpoints of its state. A recording of a registered \
+      feature can be re-run with today's reducer.
+
+      Examples:
+        $ replay info Recordings/todos.actionlog
+        $ replay list Recordings/todos.actionlog --from 10 --to 20
+        $ replay verify Recordings/todos.actionlog
+      """,
+    subcommands: [Info.self, List.self, Verify.self]
+  )
+
+  /// The features this `replay` can re-run, by identifier.
+  nonisolated(unsafe) static var features: [ReplayFeature] = []
+
+  public init() {}
+
+  /// Runs `replay` with `features` registered, on the process's arguments (or `arguments`).
+  public static func main(features: [ReplayFeature], arguments: [String]? = nil) {
+    Self.features = features
+    Self.main(arguments)
+  }
+
+  static func feature(_ id: String) -> ReplayFeature? {
+    Self.features.first { $0.id == id }
+  }
+}
+
+/// The recording argument and how to open it, shared by the subcommands.
+struct RecordingOptions: ParsableArguments {
+  @Argument(help: "The recording (.actionlog) to read.", completion: .file(extensions: ["actionlog"]))
+  var file: String
+
+  @Flag(help: "Skip damaged records instead of stopping at the first one.")
+  var skipDamaged = false
+
+  /// Opens the recording, showing progress on standard error for a large file on a terminal.
+  func open() throws -> Recording {
+    let url = URL(fileURLWithPath: self.file)
+    let showsProgress = isatty(STDERR_FILENO) != 0
+    var shown = -1
+    do {
+      let recording = try Recording(
+        contentsOf: url,
+        recovery: self.skipDamaged ? .skipDamagedRecords : .stopAtFirstDamage
+      ) { read, total in
+        guard showsProgress, total > 32 << 20 else { return }
+        let percent = read * 100 / max(total, 1)
+        guard percent != shown else { return }
+        shown = percent
+        FileHandle.standardError.write(Data("\rReading \(url.lastPathComponent)… \(percent)%".utf8))
+      }
+      if shown >= 0 { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      return recording
+    } catch let error as ActionLogError {
+      throw CommandFailure(error.description)
+    }
+  }
+}
+
+/// A failure that `replay` reports as `replay: MESSAGE` and exits with `code`.
+struct CommandFailure: Error, CustomStringConvertible {
+  let description: String
+  let code: Int32
+
+  init(_ description: String, code: Int32 = 1) {
+    self.description = description
+    self.code = code
+  }
+}
+
+extension ParsableCommand {
+  /// Runs `body`, reporting a ``CommandFailure`` as `replay: …` on standard error.
+  func reportingFailures(_ body: () throws -> Void) throws {
+    do {
+      try body()
+    } catch let failure as CommandFailure {
+      FileHandle.standardError.write(Data("replay: \(failure.description)\n".utf8))
+      throw ExitCode(failure.code)
+    } catch let error as TimelineError {
+      FileHandle.standardError.write(Data("replay: \(error.description)\n".utf8))
+      throw ExitCode(1)
+    } catch let error as ActionLogError {
+      FileHandle.standardError.write(Data("replay: \(error.description)\n".utf8))
+      throw ExitCode(1)
+    }
+  }
+}

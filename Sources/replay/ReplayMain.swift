@@ -1,0 +1,16 @@
+import ComposableArchitecture
+import ExampleFeatures
+import ReplayREPL
+import TimeTravel
+
+/// `replay` for the example features.
+@main
+struct ReplayMain {
+  static func main() {
+    ReplayCommand.main(features: [
+      ReplayFeature("counter") { CounterFeature() },
+      ReplayFeature("todos") { Todos() },
+      ReplayFeature("songs") { SongsApp() },
+    ])
+  }
+}

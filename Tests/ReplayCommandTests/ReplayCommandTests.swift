@@ -1,0 +1,116 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The real `replay` binary, run as a person would, with whole outputs compared.
+@Suite struct ReplayCommandTests {
+  static let root = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+  private func replay(_ arguments: String...) async throws -> ProcessResult {
+    try await run("replay", arguments, in: Self.root)
+  }
+
+  @Test func infoDescribesARecording() async throws {
+    let result = try await self.replay("info", "Recordings/todos.actionlog")
+    #expect(
+      result
+        == ProcessResult(
+          status: 0,
+          output: """
+            Recordings/todos.actionlog
+              feature      todos (ExampleFeatures.Todos.State, ExampleFeatures.Todos.Action)
+              recorded     2025-11-22T02:53:20.000Z, 139 actions over 49.000s
+              checkpoints  3 (every 50 actions)
+              ending       complete
+              metadata     app=ExampleFeatures, session=Tools/record-samples
+              size         28224 bytes
+              replayable   yes: this replay knows "todos"
+
+            """,
+          errors: ""
+        )
+    )
+  }
+
+  @Test func infoAsJSON() async throws {
+    let result = try await self.replay("info", "Recordings/songs.actionlog", "--json")
+    #expect(result.status == 0)
+    let object = try JSONSerialization.jsonObject(with: Data(result.output.utf8)) as? [String: Any]
+    #expect(object?["feature"] as? String == "songs")
+    #expect(object?["actions"] as? Int == 73)
+    #expect(object?["ending"] as? String == "complete")
+    #expect(object?["replayable"] as? Bool == true)
+  }
+
+  @Test func listShowsStepsTimesOriginsAndActions() async throws {
+    let result = try await self.replay("list", "Recordings/counter.actionlog", "--from", "2", "--to", "5")
+    #expect(
+      result
+        == ProcessResult(
+          status: 0,
+          output: """
+            2  +0.700s  send          CounterFeature.Action.incrementButtonTapped
+            3  +1.050s  send          CounterFeature.Action.factButtonTapped
+            4  +1.400s  effect ← 3    CounterFeature.Action.factResponse("2 is a prime number.")
+            5  +1.750s  send          CounterFeature.Action.incrementButtonTapped
+
+            """,
+          errors: ""
+        )
+    )
+  }
+
+  @Test func verifyPassesOnEveryBundledRecording() async throws {
+    for (name, checkpoints, actions) in [("counter", 3, 118), ("todos", 3, 139), ("songs", 2, 73)] {
+      let result = try await self.replay("verify", "Recordings/\(name).actionlog")
+      #expect(
+        result
+          == ProcessResult(
+            status: 0,
+            output: """
+              \(name).actionlog: today's reducer reproduces all \(checkpoints) checkpoints of \(actions) actions.
+
+              """,
+            errors: ""
+          )
+      )
+    }
+  }
+
+  @Test func badInputSaysWhatIsWrong() async throws {
+    #expect(
+      try await self.replay("info", "missing.actionlog")
+        == ProcessResult(
+          status: 1,
+          output: "",
+          errors: """
+            replay: Cannot read \(Self.root.path)/missing.actionlog: no such file. Check that the file \
+            exists and is readable.
+
+            """
+        )
+    )
+    #expect(
+      try await self.replay("list", "Recordings/todos.actionlog", "--from", "500")
+        == ProcessResult(
+          status: 2,
+          output: "",
+          errors: "replay: there is no step 500: the recording has actions 1 to 139.\n"
+        )
+    )
+  }
+
+  @Test func tornRecordingOpensAtItsLastWholeRecord() async throws {
+    let directory = TemporaryDirectory()
+    let bundled = try Data(contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
+    let torn = directory.file("torn.actionlog")
+    try bundled.prefix(bundled.count / 2).write(to: torn)
+    let info = try await run("replay", ["info", torn.path], in: Self.root)
+    #expect(info.status == 0)
+    #expect(info.output.contains("  ending       cut short: the last "))
+    let verify = try await run("replay", ["verify", torn.path], in: Self.root)
+    #expect(verify.status == 0)
+    #expect(verify.output.hasSuffix("only its whole records were verified.\n"))
+  }
+}

@@ -1,0 +1,66 @@
+import Foundation
+
+/// The URL of a product (an executable of this package) built next to the test bundle.
+public func productURL(_ name: String) -> URL? {
+  let candidates = [
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+    Bundle.main.bundleURL,
+    Bundle.main.bundleURL.deletingLastPathComponent(),
+  ]
+  for folder in candidates {
+    let url = folder.appendingPathComponent(name)
+    if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+  }
+  return nil
+}
+
+/// What a process printed and how it exited.
+public struct ProcessResult: Equatable, Sendable {
+  public var status: Int32
+  public var output: String
+  public var errors: String
+
+  public init(status: Int32, output: String, errors: String) {
+    self.status = status
+    self.output = output
+    self.errors = errors
+  }
+}
+
+/// Runs a product of this package with `arguments` and `input` on standard input, in the
+/// repository's folder, and waits for it.
+public func run(
+  _ product: String, _ arguments: [String], input: String = "", in folder: URL
+) async throws -> ProcessResult {
+  guard let executable = productURL(product) else {
+    struct Missing: Error, CustomStringConvertible {
+      let description: String
+    }
+    throw Missing(description: "build the \(product) product first (swift build)")
+  }
+  let process = Process()
+  process.executableURL = executable
+  process.arguments = arguments
+  process.currentDirectoryURL = folder
+  var environment = ProcessInfo.processInfo.environment
+  environment["NO_COLOR"] = "1"
+  process.environment = environment
+  let stdin = Pipe()
+  let stdout = Pipe()
+  let stderr = Pipe()
+  process.standardInput = stdin
+  process.standardOutput = stdout
+  process.standardError = stderr
+  try process.run()
+  stdin.fileHandleForWriting.write(Data(input.utf8))
+  try stdin.fileHandleForWriting.close()
+  async let output = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
+  async let errors = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+  let (out, err) = await (output, errors)
+  while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
+  return ProcessResult(
+    status: process.terminationStatus,
+    output: String(decoding: out, as: UTF8.self),
+    errors: String(decoding: err, as: UTF8.self)
+  )
+}
