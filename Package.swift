@@ -45,10 +45,16 @@ let package = Package(
       name: "TimeTravel",
       dependencies: ["ActionLog", "ComposableArchitecture"]
     ),
+    .systemLibrary(
+      name: "CLibEdit",
+      pkgConfig: "libedit",
+      providers: [.apt(["libedit-dev"])]
+    ),
     .target(
       name: "ReplayREPL",
       dependencies: [
         "ActionLog",
+        "CLibEdit",
         "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]

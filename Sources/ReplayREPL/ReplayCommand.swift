@@ -30,11 +30,13 @@ public struct ReplayCommand: ParsableCommand {
       feature can be re-run with today's reducer.
 
       Examples:
+        $ replay Recordings/todos.actionlog
         $ replay info Recordings/todos.actionlog
         $ replay list Recordings/todos.actionlog --from 10 --to 20
         $ replay verify Recordings/todos.actionlog
       """,
-    subcommands: [Info.self, List.self, Verify.self]
+    subcommands: [Open.self, Info.self, List.self, Verify.self],
+    defaultSubcommand: Open.self
   )
 
   /// The features this `replay` can re-run, by identifier.

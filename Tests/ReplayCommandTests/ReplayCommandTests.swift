@@ -114,3 +114,86 @@ import Testing
     #expect(verify.output.hasSuffix("only its whole records were verified.\n"))
   }
 }
+
+/// `replay FILE`: the REPL, in script mode and at a terminal.
+@Suite struct ReplayREPLTests {
+  static let root = ReplayCommandTests.root
+
+  @Test func scriptModeRunsCommandsFromStandardInput() async throws {
+    let result = try await run(
+      "replay", ["Recordings/counter.actionlog"],
+      input: "goto 4\nprint count\naction 3\ndiff 3 4\nlast\n",
+      in: Self.root
+    )
+    #expect(
+      result
+        == ProcessResult(
+          status: 0,
+          output: """
+            4/118  +1.400s  effect ← 3  CounterFeature.Action.factResponse("2 is a prime number.")
+            2
+            CounterFeature.Action.factButtonTapped
+              CounterFeature.State(
+                count: 2,
+            -   fact: nil,
+            +   fact: "2 is a prime number.",
+            -   isLoading: true,
+            +   isLoading: false,
+                alert: nil
+              )
+            118/118  +41.300s  effect ← 117  CounterFeature.Action.factResponse("64 is the square of 8.")
+
+            """,
+          errors: ""
+        )
+    )
+  }
+
+  @Test func scriptModeFailsWhenACommandFails() async throws {
+    let result = try await run(
+      "replay", ["Recordings/counter.actionlog"],
+      input: "stpe\ngoto 999\nprint count.x\nbogus\nprint count\n",
+      in: Self.root
+    )
+    #expect(
+      result
+        == ProcessResult(
+          status: 1,
+          output: """
+            Unknown command "stpe". Did you mean "step"? Type "help" for the commands.
+            There is no step 999: the recording has steps 0 (the initial state) to 118.
+            "count.x": "count" has no "x".
+            Unknown command "bogus". Type "help" for the commands.
+            0
+
+            """,
+          errors: ""
+        )
+    )
+  }
+
+  @Test func terminalSessionHasAPromptAndHistory() async throws {
+    let home = TemporaryDirectory()
+    let replay = try #require(productURL("replay"))
+    let script = Self.root.appendingPathComponent("Tests/ReplayCommandTests/Support/pty_session.py")
+    let result = try await run(
+      "python3",
+      [script.path, home.url.path, replay.path, "Recordings/counter.actionlog"],
+      input: "goto 4\\r\n\\x04\n",
+      in: Self.root,
+      isProduct: false
+    )
+    #expect(
+      result.output
+        == """
+        'counter: 118 actions. Type "help" for the commands.\\r\\n(replay 0/118 +0.000s) '
+        'goto 4\\r\\n4/118  +1.400s  effect ← 3  CounterFeature.Action.factResponse("2 is a prime number.")\\r\\n(replay 4/118 +1.400s) '
+        '^D'
+        exit 0
+
+        """
+    )
+    let history = try String(contentsOf: home.file(".replay_history"), encoding: .utf8)
+    #expect(history.contains("goto\\0404"))
+  }
+}

@@ -27,12 +27,13 @@ public struct ProcessResult: Equatable, Sendable {
   }
 }
 
-/// Runs a product of this package with `arguments` and `input` on standard input, in the
-/// repository's folder, and waits for it.
+/// Runs a product of this package (or, with `isProduct: false`, a program on the PATH) with
+/// `arguments` and `input` on standard input, in `folder`, and waits for it.
 public func run(
-  _ product: String, _ arguments: [String], input: String = "", in folder: URL
+  _ product: String, _ arguments: [String], input: String = "", in folder: URL,
+  isProduct: Bool = true
 ) async throws -> ProcessResult {
-  guard let executable = productURL(product) else {
+  guard let executable = isProduct ? productURL(product) : programURL(product) else {
     struct Missing: Error, CustomStringConvertible {
       let description: String
     }
@@ -63,4 +64,14 @@ public func run(
     output: String(decoding: out, as: UTF8.self),
     errors: String(decoding: err, as: UTF8.self)
   )
+}
+
+/// The URL of a program found on the PATH.
+public func programURL(_ name: String) -> URL? {
+  let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+  for folder in path.split(separator: ":") {
+    let url = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+    if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+  }
+  return nil
 }
