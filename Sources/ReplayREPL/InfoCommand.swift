@@ -110,7 +110,13 @@ func iso8601(_ date: Date) -> String {
 
 /// `48.650s`.
 func seconds(_ duration: Duration) -> String {
-  let (seconds, attoseconds) = duration.components
-  let milliseconds = String(attoseconds / 1_000_000_000_000_000)
-  return "\(seconds).\(String(repeating: "0", count: 3 - milliseconds.count))\(milliseconds)s"
+  formatSeconds(duration)
+}
+
+/// Where an action came from, as the tools show it: `send` or `effect ← 12`.
+func originText(_ origin: RecordedOrigin) -> String {
+  switch origin {
+  case .send: "send"
+  case let .effect(parent): "effect ← \(parent)"
+  }
 }

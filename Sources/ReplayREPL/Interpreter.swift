@@ -118,11 +118,7 @@ final class Interpreter {
     let position = self.session.position
     guard position > 0 else { return "0/\(self.session.count)  the initial state" }
     let recording = self.session.recording
-    let origin: String
-    switch recording.origin(ofAction: position) {
-    case .send: origin = "send"
-    case let .effect(parent): origin = "effect ← \(parent)"
-    }
+    let origin = originText(recording.origin(ofAction: position))
     let action = (try? self.session.dumpAction(at: position)).map(oneLine) ?? "?"
     return "\(position)/\(self.session.count)  +\(seconds(recording.time(ofAction: position)))  \(origin)  \(action)"
   }

@@ -52,11 +52,7 @@ extension ReplayCommand {
 
     static func line(step: Int, width: Int, recording: Recording, action: String) -> String {
       let number = String(step)
-      let origin: String
-      switch recording.origin(ofAction: step) {
-      case .send: origin = "send"
-      case let .effect(parent): origin = "effect ← \(parent)"
-      }
+      let origin = originText(recording.origin(ofAction: step))
       let padding = String(repeating: " ", count: max(0, width - number.count))
       let time = "+" + seconds(recording.time(ofAction: step))
       return "\(padding)\(number)  \(time)  \(origin.padding(toLength: 14, withPad: " ", startingAt: 0))\(oneLine(action))"

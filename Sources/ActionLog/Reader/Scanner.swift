@@ -270,10 +270,7 @@ struct Scanner {
           return problem(.sequenceGap(expected: expected, found: seq))
         }
         // The action could not be recorded: the note holds its place.
-        self.actions.lines.append(.unrecorded(record: record, offset: offset))
-        self.actions.times.append(self.actions.times.last ?? 0)
-        self.actions.triggers.append(0)
-        self.unrecordedNotes[seq] = text
+        self.appendPlaceholder(seq: seq, record: record, offset: offset, note: text)
       }
       self.warnings.append(.note(seq: seq, text: text))
       return .ok
@@ -304,11 +301,19 @@ extension Scanner {
   ) {
     self.skipped.append(RecordProblem(record: record, offset: offset, kind: .lostActions(lost)))
     for seq in lost {
-      self.actions.lines.append(.unrecorded(record: record, offset: offset))
-      self.actions.times.append(self.actions.times.last ?? 0)
-      self.actions.triggers.append(0)
-      self.unrecordedNotes[seq] = "it was in a damaged record that was skipped"
+      self.appendPlaceholder(
+        seq: seq, record: record, offset: offset,
+        note: "it was in a damaged record that was skipped"
+      )
     }
+  }
+
+  /// Holds the place of action `seq`, which cannot be read; reading it says `note`.
+  fileprivate mutating func appendPlaceholder(seq: Int, record: Int, offset: Int, note: String) {
+    self.actions.lines.append(.unrecorded(record: record, offset: offset))
+    self.actions.times.append(self.actions.times.last ?? 0)
+    self.actions.triggers.append(0)
+    self.unrecordedNotes[seq] = note
   }
 }
 

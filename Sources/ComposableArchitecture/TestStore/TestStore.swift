@@ -242,17 +242,7 @@ public final class TestStore<State: Equatable, Action> {
     await self.receive(
       matching: { casePath.extract(from: $0) != nil },
       expected: "an action of the expected case",
-      mismatch: { received in
-        """
-        Received unexpected action: …
-
-          Received:
-        \(String(customDumping: received).indent(by: 4))
-
-        It is not in the case the test expected. To fix this, receive the action above first, or \
-        fix the reducer so that it sends an action of the expected case.
-        """
-      },
+      mismatch: { Self.otherCaseMessage(received: $0) },
       timeout: timeout,
       updateStateToExpectedResult,
       at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -283,15 +273,7 @@ public final class TestStore<State: Equatable, Action> {
       expected: "an action of the expected case with value \(String(customDumping: expectedValue))",
       mismatch: { received in
         guard let receivedValue = casePath.extract(from: received) else {
-          return """
-            Received unexpected action: …
-
-              Received:
-            \(String(customDumping: received).indent(by: 4))
-
-            It is not in the case the test expected. To fix this, receive the action above \
-            first, or fix the reducer so that it sends an action of the expected case.
-            """
+          return Self.otherCaseMessage(received: received)
         }
         let difference =
           diff(expectedValue, receivedValue, format: .proportional)
@@ -573,6 +555,19 @@ public final class TestStore<State: Equatable, Action> {
     } catch {
       self.report("Threw error: \(error)", at: location)
     }
+  }
+
+  /// The failure when a received action is not in the case a test expected.
+  private static func otherCaseMessage(received: Action) -> String {
+    """
+    Received unexpected action: …
+
+      Received:
+    \(String(customDumping: received).indent(by: 4))
+
+    It is not in the case the test expected. To fix this, receive the action above first, or fix \
+    the reducer so that it sends an action of the expected case.
+    """
   }
 
   private static func difference(_ expected: State, _ actual: State) -> String {

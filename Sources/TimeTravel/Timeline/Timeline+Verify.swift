@@ -59,6 +59,7 @@ extension Timeline {
     var lastAgreement = 0
     var firstSuspect: Int?
     var suspectIssues: [String] = []
+    var checkpoints = self.recording.checkpoints[...]
     for step in stride(from: 1, through: self.count, by: 1) {
       if step % 1_024 == 0, isCancelled() { return nil }
       let replayed = try self.replayer.apply(step, to: &state)
@@ -66,7 +67,8 @@ extension Timeline {
         firstSuspect = step
         suspectIssues = replayed.issues
       }
-      guard self.recording.checkpoints.contains(step) else { continue }
+      guard checkpoints.first == step else { continue }
+      checkpoints.removeFirst()
       let recorded = try self.recording.checkpoint(after: step, as: R.State.self)
       if recorded == state {
         lastAgreement = step
@@ -89,8 +91,8 @@ extension Timeline {
   }
 }
 
-/// `1.234s`.
-func formatSeconds(_ duration: Duration) -> String {
+/// A time in a recording as the tools show it: seconds with milliseconds, `1.234s`.
+public func formatSeconds(_ duration: Duration) -> String {
   let (seconds, attoseconds) = duration.components
   let milliseconds = attoseconds / 1_000_000_000_000_000
   let padded = String(milliseconds)
