@@ -74,7 +74,7 @@ func jsonDepth(of bytes: UnsafeRawBufferPointer, limit: Int) -> Int {
 
 extension DecodingError {
   /// The coding path of the error, as `todos[0].title`.
-  var codingPathDescription: String {
+  public var codingPathDescription: String {
     let path: [any CodingKey]
     switch self {
     case let .typeMismatch(_, context), let .valueNotFound(_, context),
@@ -98,7 +98,7 @@ extension DecodingError {
   }
 
   /// What went wrong, without the coding path.
-  var reason: String {
+  public var reason: String {
     switch self {
     case let .typeMismatch(type, context):
       return "expected \(type): \(context.debugDescription)"

@@ -63,9 +63,11 @@ extension RecordableDependency {
       return value
     }
   } replay: { dependencies, next in
-    let fallback = UUIDGenerator.incrementing
+    // Reads beyond the recording get seeded random UUIDs: deterministic, and unlike counting
+    // ones they do not collide with the IDs of a session recorded with `.incrementing`.
+    let fallback = LockIsolated(SplitMix64(seed: 0x5EED))
     dependencies.uuid = UUIDGenerator {
-      next().flatMap(UUID.init(uuidString:)) ?? fallback()
+      next().flatMap(UUID.init(uuidString:)) ?? fallback.withValue { UUID(using: &$0) }
     }
   }
 
@@ -121,5 +123,26 @@ private struct ReplayingGenerator: RandomNumberGenerator, Sendable {
 
   mutating func next() -> UInt64 {
     self.recorded().flatMap(UInt64.init) ?? self.fallback.next()
+  }
+}
+
+extension UUID {
+  /// A version 4 UUID drawn from `generator`.
+  init(using generator: inout some RandomNumberGenerator) {
+    let high = generator.next()
+    let low = generator.next()
+    var bytes = [UInt8](repeating: 0, count: 16)
+    for index in 0..<8 {
+      bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * index))
+      bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (8 * index))
+    }
+    bytes[6] = bytes[6] & 0x0F | 0x40
+    bytes[8] = bytes[8] & 0x3F | 0x80
+    self.init(
+      uuid: (
+        bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+        bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
+      )
+    )
   }
 }

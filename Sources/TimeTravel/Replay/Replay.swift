@@ -41,18 +41,46 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
   @discardableResult
   public func apply(_ seq: Int, to state: inout R.State) throws -> ReplayedStep {
     let recorded = try self.recording.action(seq, as: R.Action.self)
-    let playback = DependencyPlayback(recorded.captured)
-    let issues = IssueCollector()
-    let context = ActionContext(
-      id: UInt64(seq),
-      origin: recorded.origin == .send ? .send : .effect(parent: UInt64(seq))
+    return self.run(
+      recorded.action,
+      seq: seq,
+      origin: {
+        switch recorded.origin {
+        case .send: .send
+        case let .effect(parent): .effect(parent: UInt64(parent))
+        }
+      }(),
+      captured: recorded.captured,
+      on: &state
     )
+  }
+
+  /// Applies an action that is not in the recording to `state`, as if sent to the store.
+  ///
+  /// Nothing was recorded for it, so its dependencies answer with stand-ins: seeded random UUIDs,
+  /// the date 2001-01-01, a seeded random number generator.
+  /// The result's ``ReplayedStep/overruns`` says which it read.
+  @discardableResult
+  public func apply(unrecorded action: R.Action, to state: inout R.State) -> ReplayedStep {
+    self.run(action, seq: 0, origin: .send, captured: CapturedValues(), on: &state)
+  }
+
+  private func run(
+    _ action: R.Action,
+    seq: Int,
+    origin: ActionOrigin,
+    captured: CapturedValues,
+    on state: inout R.State
+  ) -> ReplayedStep {
+    let playback = DependencyPlayback(captured)
+    let issues = IssueCollector()
+    let context = ActionContext(id: UInt64(seq), origin: origin)
     _ = withIssueReporters([issues]) {
       ActionContext.$current.withValue(context) {
         withDependencies {
           playback.install(self.dependencies, into: &$0)
         } operation: {
-          self.reducer.reduce(into: &state, action: recorded.action)
+          self.reducer.reduce(into: &state, action: action)
         }
       }
     }

@@ -78,12 +78,20 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
       case let .name(name):
         if let child = mirror.children.first(where: { $0.label == name }) {
           value = child.value
+        } else if name == "count",
+          [.collection, .set, .dictionary].contains(mirror.displayStyle)
+        {
+          value = mirror.children.count
+        } else if mirror.displayStyle == .dictionary,
+          let entry = Self.entries(of: mirror).first(where: { $0.key == name })
+        {
+          value = entry.value
         } else if mirror.displayStyle == .enum, let payload = mirror.children.first,
           payload.label == name
         {
           value = payload.value
         } else {
-          let names = mirror.children.compactMap(\.label)
+          let names = Self.names(in: mirror)
           throw StatePathError(
             path: self.description,
             column: nil,
@@ -117,6 +125,40 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
   /// The value at this path in `root`, dumped.
   public func dump(in root: Any) throws -> String {
     String(customDumping: try self.value(in: root))
+  }
+
+  /// The paths that complete `text`, a path being typed, in `root`: `todos[0].ti` completes to
+  /// `todos[0].title`. Empty when `text` does not lead anywhere in `root`.
+  public static func completions(of text: String, in root: Any) -> [String] {
+    let separator = text.lastIndex { $0 == "." || $0 == "[" || $0 == "]" }
+    if let separator, text[separator] != "." { return [] }
+    let prefix = separator.map { String(text[..<$0]) } ?? ""
+    let partial = separator.map { String(text[text.index(after: $0)...]) } ?? text
+    let parent: Any
+    do {
+      parent = prefix.isEmpty ? root : try StatePath(prefix).value(in: root)
+    } catch {
+      return []
+    }
+    let names = Self.names(in: Mirror(reflecting: Self.unwrapped(parent)))
+    return names.filter { $0.hasPrefix(partial) }.map { prefix.isEmpty ? $0 : "\(prefix).\($0)" }
+  }
+
+  /// The names a path can take next in a value described by `mirror`.
+  private static func names(in mirror: Mirror) -> [String] {
+    if mirror.displayStyle == .dictionary {
+      return Self.entries(of: mirror).map(\.key).sorted()
+    }
+    return mirror.children.compactMap(\.label)
+  }
+
+  /// The entries of a dictionary whose keys are strings.
+  private static func entries(of mirror: Mirror) -> [(key: String, value: Any)] {
+    mirror.children.compactMap { child in
+      let pair = Array(Mirror(reflecting: child.value).children)
+      guard pair.count == 2, let key = pair[0].value as? String else { return nil }
+      return (key, pair[1].value)
+    }
   }
 
   private static func unwrapped(_ value: Any) -> Any {

@@ -48,12 +48,14 @@ extension Timeline {
     breakpoints: [ActionBreakpoint],
     isCancelled: () -> Bool = { false }
   ) throws -> (step: Int, stops: [SearchStop])? {
+    // Replays step after step from the current state, without caching what it passes.
     var previous = try self.state(at: self.position)
     var step = self.position
     while step < self.count {
       if step % 256 == 0, isCancelled() { return nil }
       step += 1
-      let current = try self.state(at: step)
+      var current = previous
+      try self.replayer.apply(step, to: &current)
       let stops = try self.stops(at: step, from: previous, to: current, watches, breakpoints)
       if !stops.isEmpty {
         try self.goto(step)
@@ -80,7 +82,9 @@ extension Timeline {
       var previous = try self.state(at: start)
       var latest: (step: Int, stops: [SearchStop])?
       for step in stride(from: start + 1, through: end, by: 1) {
-        let current = try self.state(at: step)
+        if step % 256 == 0, isCancelled() { return nil }
+        var current = previous
+        try self.replayer.apply(step, to: &current)
         let stops = try self.stops(at: step, from: previous, to: current, watches, breakpoints)
         if !stops.isEmpty { latest = (step, stops) }
         previous = current

@@ -27,6 +27,9 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
   /// The state at the current step.
   public private(set) var state: R.State
 
+  /// The scratch branch that ``send(_:)`` started at the current step, if any.
+  public internal(set) var diversion: Diversion?
+
   private var cache: StateCache<R.State>
   /// Where the last reverse search stopped, so the next one starts before it.
   var lastSearchStop: Int?
@@ -70,6 +73,9 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
   ///
   /// - Complexity: At most one checkpoint interval of reducer runs.
   public func goto(_ step: Int) throws {
+    if let diversion = self.diversion {
+      throw TimelineError.diverted(step: diversion.step, sent: diversion.actions.count)
+    }
     self.state = try self.state(at: step)
     if step != self.position { self.lastSearchStop = nil }
     self.position = step

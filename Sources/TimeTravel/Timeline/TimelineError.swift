@@ -6,6 +6,8 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
   case otherTypes(expected: String, found: String)
   /// A step outside the recording.
   case outOfRange(step: Int, count: Int)
+  /// The timeline is on a diversion: it must return to the recording before it moves.
+  case diverted(step: Int, sent: Int)
 
   public var description: String {
     switch self {
@@ -21,6 +23,11 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
         """
     case let .outOfRange(step, count):
       return "There is no step \(step): the recording has steps 0 (the initial state) to \(count)."
+    case let .diverted(step, sent):
+      return """
+        You are on a diversion from step \(step) (\(sent) action\(sent == 1 ? "" : "s") sent): \
+        "discard" returns to the recording.
+        """
     }
   }
 }
