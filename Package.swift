@@ -110,7 +110,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ReplayCommandTests",
-      dependencies: ["TestSupport"],
+      dependencies: ["ComposableArchitecture", "ReplayREPL", "TestSupport", "TimeTravel"],
       // The pseudo-terminal driver the tests run with python3.
       exclude: ["Support"]
     ),

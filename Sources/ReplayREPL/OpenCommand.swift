@@ -1,4 +1,5 @@
 import ActionLog
+import CLibEdit
 import ArgumentParser
 import Foundation
 import TimeTravel
@@ -25,36 +26,79 @@ extension ReplayCommand {
     func run() throws {
       try self.reportingFailures {
         let recording = try self.recording.open()
-        guard let feature = ReplayCommand.feature(recording.header.feature) else {
-          let known = ReplayCommand.features.map(\.id).joined(separator: ", ")
-          throw CommandFailure(
-            """
-            this replay does not know the feature "\(recording.header.feature)" (it knows \
-            \(known)), so it cannot re-run the recording: "replay info" and "replay list" still \
-            read it.
-            """,
-            code: 2
-          )
-        }
-        let interpreter = Interpreter(session: try feature.open(recording))
         let isTerminal = isatty(STDIN_FILENO) != 0
+        for note in Self.notes(on: recording) {
+          FileHandle.standardError.write(Data("\(note)\n".utf8))
+        }
+        let session = Self.session(for: recording)
+        if let readOnly = session as? ReadOnlySession {
+          FileHandle.standardError.write(Data("note: \(readOnly.note)\n".utf8))
+        }
+        if isTerminal { _ = replay_install_interrupt_handler() }
+        let interpreter = Interpreter(
+          session: session,
+          style: .forStandardOutput(),
+          interrupted: { replay_take_interrupt() != 0 }
+        )
         let home = ProcessInfo.processInfo.environment["HOME"]
         let source: any LineSource =
-          (isTerminal ? EditLineSource(historyPath: home.map { "\($0)/.replay_history" }) : nil)
+          (isTerminal
+            ? EditLineSource(
+              historyPath: home.map { "\($0)/.replay_history" }, completer: interpreter.completer
+            ) : nil)
           ?? ScriptLineSource()
         if isTerminal {
           print("\(recording.header.feature): \(recording.count) actions. Type \"help\" for the commands.")
-          if recording.ending != .clean { print("note: the recording is \(recording.ending).") }
         }
         while !interpreter.isFinished, let line = source.readLine(prompt: interpreter.prompt) {
           let trimmed = line.trimmingCharacters(in: .whitespaces)
           guard !trimmed.isEmpty else { continue }
           source.remember(trimmed)
+          _ = replay_take_interrupt()
           let output = interpreter.run(trimmed)
           if !output.isEmpty { print(output) }
         }
         if !isTerminal, interpreter.failed { throw ExitCode(1) }
       }
+    }
+
+    /// The session for a recording: one that re-runs the reducer when this `replay` has the
+    /// feature, else a read-only one that says why.
+    static func session(for recording: Recording) -> any TimelineSession {
+      let id = recording.header.feature
+      guard let feature = ReplayCommand.feature(id) else {
+        return ReadOnlySession(
+          recording: recording,
+          reason: "this replay does not have the feature \"\(id)\" linked in"
+        )
+      }
+      do {
+        return try feature.open(recording)
+      } catch let TimelineError.otherTypes(expected, found) {
+        return ReadOnlySession(
+          recording: recording,
+          reason: """
+            its types (\(found)) are not those of the feature "\(id)" linked in (\(expected)): it \
+            was recorded with another version of the feature, or another feature of that name
+            """
+        )
+      } catch {
+        return ReadOnlySession(recording: recording, reason: "\(error)")
+      }
+    }
+
+    /// What to say about a recording before working with it: how it ended, if not cleanly, and
+    /// its warnings.
+    static func notes(on recording: Recording) -> [String] {
+      var notes: [String] = []
+      if recording.ending != .clean {
+        notes.append(
+          "warning: the recording is \(recording.ending); it opens at its last whole record, step \(recording.count)."
+        )
+      }
+      for skipped in recording.skippedRecords { notes.append("warning: skipped \(skipped)") }
+      for warning in recording.warnings { notes.append("warning: \(warning)") }
+      return notes
     }
   }
 }

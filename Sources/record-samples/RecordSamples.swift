@@ -21,11 +21,29 @@ struct RecordSamples {
       print(
         """
         usage: record-samples [FOLDER]
+               record-samples --long COUNT FILE
 
         Regenerates counter.actionlog, todos.actionlog and songs.actionlog in FOLDER
         (default: Recordings), replacing the files there.
+
+        With --long, records a counter session of COUNT taps into FILE instead: a long
+        recording for trying searches and Ctrl-C in the REPL.
         """
       )
+      return
+    }
+    if let index = arguments.firstIndex(of: "--long") {
+      let rest = arguments[(index + 1)...]
+      guard let count = rest.first.flatMap({ Int($0) }), count > 0, rest.count == 2 else {
+        FileHandle.standardError.write(Data("usage: record-samples --long COUNT FILE\n".utf8))
+        exit(2)
+      }
+      do {
+        try self.longCounterSession(URL(fileURLWithPath: rest.last!), taps: count)
+      } catch {
+        FileHandle.standardError.write(Data("record-samples: \(error)\n".utf8))
+        exit(1)
+      }
       return
     }
     let folder = URL(fileURLWithPath: arguments.first ?? "Recordings", isDirectory: true)
@@ -105,6 +123,22 @@ struct RecordSamples {
     }
     try recorder.close()
     return recorder.count
+  }
+
+  /// `taps` taps on + and −, and nothing else.
+  @MainActor
+  static func longCounterSession(_ url: URL, taps: Int) throws {
+    try? FileManager.default.removeItem(at: url)
+    let recorder = try RecorderOf<CounterFeature>(
+      url: url, feature: "counter", initialState: CounterFeature.State(), checkpointInterval: 100,
+      metadata: ["session": "record-samples --long"], startedAt: self.startedAt,
+      elapsed: self.virtualElapsed(step: .milliseconds(10))
+    )
+    let store = Store(initialState: CounterFeature.State()) { CounterFeature().recording(to: recorder) }
+    for tap in 0..<taps {
+      store.send(tap % 3 == 2 ? .decrementButtonTapped : .incrementButtonTapped)
+    }
+    try recorder.close()
   }
 
   /// Adding, editing, completing (a second later the list re-sorts), filtering, deleting.

@@ -187,7 +187,7 @@ import Testing
       result.output
         == """
         'counter: 118 actions. Type "help" for the commands.\\r\\n(replay 0/118 +0.000s) '
-        'goto 4\\r\\n4/118  +1.400s  effect ← 3  CounterFeature.Action.factResponse("2 is a prime number.")\\r\\n(replay 4/118 +1.400s) '
+        'goto 4\\r\\n\\x1b[1m4/118\\x1b[0m  +1.400s  effect ← 3  CounterFeature.Action.factResponse("2 is a prime number.")\\r\\n(replay 4/118 +1.400s) '
         '^D'
         exit 0
 

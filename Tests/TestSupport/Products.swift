@@ -31,7 +31,7 @@ public struct ProcessResult: Equatable, Sendable {
 /// `arguments` and `input` on standard input, in `folder`, and waits for it.
 public func run(
   _ product: String, _ arguments: [String], input: String = "", in folder: URL,
-  isProduct: Bool = true
+  isProduct: Bool = true, environment overrides: [String: String] = [:]
 ) async throws -> ProcessResult {
   guard let executable = isProduct ? productURL(product) : programURL(product) else {
     struct Missing: Error, CustomStringConvertible {
@@ -45,6 +45,7 @@ public func run(
   process.currentDirectoryURL = folder
   var environment = ProcessInfo.processInfo.environment
   environment["NO_COLOR"] = "1"
+  environment.merge(overrides) { $1 }
   process.environment = environment
   let stdin = Pipe()
   let stdout = Pipe()

@@ -1,6 +1,6 @@
 """Drives a program through a pseudo-terminal, as a person at a terminal would.
 
-usage: pty_session.py HOME PROGRAM [ARGUMENT...] < KEYS
+usage: pty_session.py [--no-color] HOME PROGRAM [ARGUMENT...] < KEYS
 
 KEYS is one keystroke sequence per line (escapes like \\r and \\x04 are decoded). After each, the
 script waits for the program's output to settle and prints what the screen received, then the
@@ -31,17 +31,33 @@ def settle(fd, quiet=0.3, limit=5.0):
     return output.decode("utf-8", errors="replace")
 
 
-home, program, arguments = sys.argv[1], sys.argv[2], sys.argv[3:]
+options = sys.argv[1:]
+no_color = options[:1] == ["--no-color"]
+if no_color:
+    options = options[1:]
+home, program, arguments = options[0], options[1], options[2:]
 pid, fd = pty.fork()
 if pid == 0:
     os.environ["HOME"] = home
     os.environ["TERM"] = "xterm"
     os.environ.pop("NO_COLOR", None)
+    if no_color:
+        os.environ["NO_COLOR"] = "1"
     os.execv(program, [program] + arguments)
 
 print(repr(settle(fd, quiet=1.0)))
 for line in sys.stdin.read().splitlines():
     os.write(fd, line.encode().decode("unicode_escape").encode("latin-1"))
     print(repr(settle(fd)))
-_, status = os.waitpid(pid, 0)
-print("exit", os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1)
+deadline = time.time() + 10
+while True:
+    done, status = os.waitpid(pid, os.WNOHANG)
+    if done:
+        print("exit", os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1)
+        break
+    if time.time() > deadline:
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+        print("exit: still running 10 s after the last key, killed")
+        break
+    settle(fd, quiet=0.05, limit=0.1)

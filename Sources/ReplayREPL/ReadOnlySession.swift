@@ -1,0 +1,223 @@
+import ActionLog
+import CustomDump
+import Foundation
+import TimeTravel
+
+/// A recording whose feature this `replay` cannot re-run: it shows the recorded checkpoints and
+/// the actions as JSON, and says what needs the feature.
+final class ReadOnlySession: TimelineSession {
+  let recording: Recording
+  private(set) var position = 0
+  /// Why the recording cannot be re-run: `this replay does not have the feature "x" linked in`.
+  let reason: String
+
+  init(recording: Recording, reason: String) {
+    self.recording = recording
+    self.reason = reason
+  }
+
+  /// What to tell the person on opening the recording.
+  var note: String {
+    """
+    read-only: \(self.reason). It shows the states recorded at checkpoints, and actions as \
+    JSON. To step through every state, build a replay with \
+    ReplayFeature("\(self.recording.header.feature)") { YourReducer() } (see "replay --help").
+    """
+  }
+
+  var count: Int { self.recording.count }
+  var isReplayable: Bool { false }
+  var divertedAt: (step: Int, sent: Int)? { nil }
+
+  func goto(_ step: Int) throws {
+    guard step >= 0, step <= self.count else {
+      throw TimelineError.outOfRange(step: step, count: self.count)
+    }
+    self.position = step
+  }
+
+  /// The recorded state at or before the current step: its step and value.
+  private func checkpointState(atOrBefore step: Int) throws -> (step: Int, value: Any) {
+    let checkpoint = self.recording.checkpoint(atOrBefore: step)
+    let json =
+      checkpoint == 0
+      ? try self.recording.initialState(as: AnyJSON.self)
+      : try self.recording.checkpoint(after: checkpoint, as: AnyJSON.self)
+    return (checkpoint, json.value)
+  }
+
+  var currentState: Any {
+    (try? self.checkpointState(atOrBefore: self.position).value) ?? [String: Any]()
+  }
+
+  func dumpState(at path: StatePath?) throws -> String {
+    let (checkpoint, state) = try self.checkpointState(atOrBefore: self.position)
+    let value = try path.map { try $0.value(in: state) } ?? state
+    let text = prettyJSON(value)
+    guard checkpoint != self.position else { return text }
+    return """
+      \(text)
+      (Recorded at step \(checkpoint), the nearest checkpoint: the states between need the reducer.)
+      """
+  }
+
+  func dumpAction(at step: Int) throws -> String {
+    guard step >= 1, step <= self.count else {
+      throw TimelineError.outOfRange(step: step, count: self.count)
+    }
+    return try self.recording.actionJSON(step)
+  }
+
+  func action(at step: Int, matches breakpoint: ActionBreakpoint) throws -> Bool {
+    let json = try self.recording.actionJSON(step)
+    return json.contains(breakpoint.text)
+  }
+
+  func actionCaseNames(limit: Int) throws -> Set<String> {
+    var names: Set<String> = []
+    func visit(_ value: Any) {
+      if let object = value as? [String: Any] {
+        for (key, member) in object {
+          if !key.hasPrefix("_") { names.insert(key) }
+          visit(member)
+        }
+      } else if let array = value as? [Any] {
+        array.forEach(visit)
+      }
+    }
+    for step in stride(from: 1, through: min(limit, self.count), by: 1) {
+      guard let json = try? self.recording.actionJSON(step),
+        let value = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+      else { continue }
+      visit(value)
+    }
+    return names
+  }
+
+  func diff(from: Int, to: Int) throws -> String? {
+    for step in [from, to] {
+      guard step >= 0, step <= self.count else {
+        throw TimelineError.outOfRange(step: step, count: self.count)
+      }
+      guard step == 0 || self.recording.checkpoints.contains(step) else {
+        let recorded = ([0] + self.recording.checkpoints).map(String.init).joined(separator: ", ")
+        throw InterpreterError(
+          "Step \(step) has no recorded state, and \(self.reason): diff compares steps \(recorded)."
+        )
+      }
+    }
+    let before = prettyJSON(try self.checkpointState(atOrBefore: from).value)
+    let after = prettyJSON(try self.checkpointState(atOrBefore: to).value)
+    return before == after ? nil : CustomDump.diff(before, after)
+  }
+
+  private func needsFeature(_ what: String) -> InterpreterError {
+    InterpreterError("\(what) re-runs the reducer, but \(self.reason).")
+  }
+
+  func verify(isCancelled: () -> Bool) throws -> Divergence? {
+    throw self.needsFeature("verify")
+  }
+
+  func search(
+    forward: Bool,
+    watching watches: [StatePath],
+    breakpoints: [ActionBreakpoint],
+    isCancelled: () -> Bool
+  ) throws -> (step: Int, stops: [SearchStop])? {
+    guard watches.isEmpty else { throw self.needsFeature("A watchpoint") }
+    let steps =
+      forward
+      ? Array(stride(from: self.position + 1, through: self.count, by: 1))
+      : Array(stride(from: self.position - 1, through: 1, by: -1))
+    for (index, step) in steps.enumerated() {
+      if index % 256 == 0, isCancelled() { return nil }
+      let hits = try breakpoints.filter { try self.action(at: step, matches: $0) }
+      if !hits.isEmpty {
+        self.position = step
+        return (step, hits.map(SearchStop.breakpoint))
+      }
+    }
+    return nil
+  }
+
+  func send(json: String) throws -> (diff: String?, reads: [String]) {
+    throw self.needsFeature("send")
+  }
+
+  func diversionDiff() throws -> String? { nil }
+
+  func discardDiversion() {}
+}
+
+/// Any JSON value, decoded into Foundation-style values (`[String: Any]`, `[Any]`, `String`,
+/// `Int`, `Double`, `Bool`, ``JSONNull``) that state paths can walk.
+struct AnyJSON: Decodable {
+  let value: Any
+
+  private struct Key: CodingKey {
+    let stringValue: String
+    var intValue: Int? { nil }
+    init(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+  }
+
+  init(from decoder: any Decoder) throws {
+    if let container = try? decoder.container(keyedBy: Key.self) {
+      var object: [String: Any] = [:]
+      for key in container.allKeys {
+        object[key.stringValue] = try container.decode(AnyJSON.self, forKey: key).value
+      }
+      self.value = object
+    } else if var container = try? decoder.unkeyedContainer() {
+      var array: [Any] = []
+      while !container.isAtEnd { array.append(try container.decode(AnyJSON.self).value) }
+      self.value = array
+    } else {
+      let container = try decoder.singleValueContainer()
+      if container.decodeNil() {
+        self.value = JSONNull()
+      } else if let bool = try? container.decode(Bool.self) {
+        self.value = bool
+      } else if let integer = try? container.decode(Int.self) {
+        self.value = integer
+      } else if let number = try? container.decode(Double.self) {
+        self.value = number
+      } else {
+        self.value = try container.decode(String.self)
+      }
+    }
+  }
+}
+
+/// JSON's `null`.
+struct JSONNull {}
+
+/// A JSON value as indented text with sorted keys.
+func prettyJSON(_ value: Any, indent: String = "") -> String {
+  let inner = indent + "  "
+  switch value {
+  case let object as [String: Any]:
+    guard !object.isEmpty else { return "{}" }
+    let members = object.keys.sorted().map { key in
+      "\(inner)\(quoteJSON(key)): \(prettyJSON(object[key]!, indent: inner))"
+    }
+    return "{\n" + members.joined(separator: ",\n") + "\n\(indent)}"
+  case let array as [Any]:
+    guard !array.isEmpty else { return "[]" }
+    return "[\n" + array.map { inner + prettyJSON($0, indent: inner) }.joined(separator: ",\n")
+      + "\n\(indent)]"
+  case let string as String:
+    return quoteJSON(string)
+  case is JSONNull:
+    return "null"
+  default:
+    return "\(value)"
+  }
+}
+
+private func quoteJSON(_ string: String) -> String {
+  let data = (try? JSONSerialization.data(withJSONObject: [string], options: .withoutEscapingSlashes))
+    ?? Data("[\"\"]".utf8)
+  return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
+}
