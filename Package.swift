@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
     .library(name: "TimeTravel", targets: ["TimeTravel"]),
     .library(name: "ReplayREPL", targets: ["ReplayREPL"]),
+    .library(name: "ReplayTesting", targets: ["ReplayTesting"]),
     .executable(name: "replay", targets: ["replay"]),
   ],
   dependencies: [
@@ -57,6 +58,15 @@ let package = Package(
         "CLibEdit",
         "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .target(
+      name: "ReplayTesting",
+      dependencies: [
+        "ActionLog",
+        "ComposableArchitecture",
+        "TimeTravel",
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
     .executableTarget(
@@ -113,6 +123,15 @@ let package = Package(
       dependencies: ["ComposableArchitecture", "ReplayREPL", "TestSupport", "TimeTravel"],
       // The pseudo-terminal driver the tests run with python3.
       exclude: ["Support"]
+    ),
+    .testTarget(
+      name: "ReplayTestingTests",
+      dependencies: [
+        "ExampleFeatures",
+        "ReplayTesting",
+        "TestSupport",
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
     ),
     .testTarget(
       name: "ExampleFeaturesTests",

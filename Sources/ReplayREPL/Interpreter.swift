@@ -457,7 +457,7 @@ final class Interpreter {
 
   private func verify() throws -> String {
     var wasInterrupted = false
-    let divergence = try self.session.verify {
+    let divergence = try self.session.verifyRecording {
       wasInterrupted = wasInterrupted || self.interrupted()
       return wasInterrupted
     }

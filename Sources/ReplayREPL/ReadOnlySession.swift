@@ -115,7 +115,7 @@ final class ReadOnlySession: TimelineSession {
     InterpreterError("\(what) re-runs the reducer, but \(self.reason).")
   }
 
-  func verify(isCancelled: () -> Bool) throws -> Divergence? {
+  func verifyRecording(isCancelled: () -> Bool) throws -> Divergence? {
     throw self.needsFeature("verify")
   }
 

@@ -34,7 +34,7 @@ extension ReplayCommand {
           )
         }
         let session = try feature.open(recording)
-        if let divergence = try session.verify(isCancelled: { false }) {
+        if let divergence = try session.verifyRecording(isCancelled: { false }) {
           print(divergence)
           throw ExitCode(1)
         }

@@ -70,7 +70,7 @@ public protocol TimelineSession: AnyObject {
   /// What changed between two steps, or `nil` when nothing did.
   func diff(from: Int, to: Int) throws -> String?
   /// The first checkpoint today's reducer does not reproduce, or `nil`.
-  func verify(isCancelled: () -> Bool) throws -> Divergence?
+  func verifyRecording(isCancelled: () -> Bool) throws -> Divergence?
   /// Searches forward or back for a step that matches a breakpoint or changes a watched value,
   /// and moves there; `nil` when there is none or `isCancelled` said to stop.
   func search(
@@ -92,6 +92,10 @@ public protocol TimelineSession: AnyObject {
 
 extension Timeline: TimelineSession {
   public var isReplayable: Bool { true }
+
+  public func verifyRecording(isCancelled: () -> Bool) throws -> Divergence? {
+    try self.verify(isCancelled: isCancelled)
+  }
 
   public var currentState: Any {
     self.diversion?.state ?? self.state

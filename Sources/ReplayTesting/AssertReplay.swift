@@ -1,0 +1,116 @@
+import ActionLog
+import ComposableArchitecture
+import CustomDump
+import Foundation
+import IssueReporting
+import TimeTravel
+
+/// Re-runs a recording with today's reducer and reports an issue (a test failure in Swift Testing
+/// and XCTest) at the first step where the reducer no longer does what the recording shows.
+///
+/// ```swift
+/// @Test func checkingOffTodos() throws {
+///   try assertReplay(Bundle.module.url(forResource: "todos", withExtension: "actionlog")!) {
+///     Todos()
+///   }
+/// }
+/// ```
+///
+/// The reducer re-runs every recorded action with the dependency values it read when recorded;
+/// effects are dropped, since the actions they fed back are in the recording. Every recorded
+/// checkpoint is compared; the failure names the first step that read its dependencies
+/// differently or reported an issue, when there is one before the differing checkpoint.
+///
+/// - Parameters:
+///   - url: The recording (an `.actionlog` file).
+///   - feature: The feature the recording must be of; `nil` accepts any name whose state and
+///     action types are the reducer's.
+///   - dependencies: The dependencies the recording captured.
+///   - finalStateOnly: Compare only the state at the end of the recording.
+///   - normalize: Applied to the recorded and the replayed state before comparing them: clear
+///     what may differ without being wrong, such as timestamps.
+///   - rerecord: How to record the session again, for the failure message.
+///   - reducer: The feature's reducer, without its recording modifier.
+/// - Throws: When the recording cannot be read at all.
+public func assertReplay<R: Reducer>(
+  _ url: URL,
+  feature: String? = nil,
+  dependencies: [RecordableDependency] = RecordableDependency.standard,
+  finalStateOnly: Bool = false,
+  normalize: (inout R.State) -> Void = { _ in },
+  rerecord: String? = nil,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  reducer: () -> R
+) throws where R.State: Decodable & Equatable, R.Action: Decodable {
+  try assertReplay(
+    Recording(contentsOf: url),
+    feature: feature,
+    dependencies: dependencies,
+    finalStateOnly: finalStateOnly,
+    normalize: normalize,
+    rerecord: rerecord,
+    fileID: fileID,
+    filePath: filePath,
+    line: line,
+    column: column,
+    reducer: reducer
+  )
+}
+
+/// Re-runs an opened recording with today's reducer: see ``assertReplay(_:feature:dependencies:finalStateOnly:normalize:rerecord:fileID:filePath:line:column:reducer:)-(URL,_,_,_,_,_,_,_,_,_,_)``.
+public func assertReplay<R: Reducer>(
+  _ recording: Recording,
+  feature: String? = nil,
+  dependencies: [RecordableDependency] = RecordableDependency.standard,
+  finalStateOnly: Bool = false,
+  normalize: (inout R.State) -> Void = { _ in },
+  rerecord: String? = nil,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  reducer: () -> R
+) throws where R.State: Decodable & Equatable, R.Action: Decodable {
+  let name = recording.url?.lastPathComponent ?? "the recording"
+  func fail(_ message: String) {
+    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+  guard recording.ending == .clean || recording.ending == .unterminated else {
+    fail(
+      """
+      \(name) is damaged: it \(recording.ending). Only a whole recording can stand for a \
+      regression test: record it again.
+      """
+    )
+    return
+  }
+  let timeline: Timeline<R>
+  do {
+    timeline = try Timeline(
+      recording: recording,
+      reducer: reducer(),
+      feature: feature ?? recording.header.feature,
+      dependencies: dependencies
+    )
+  } catch let error as TimelineError {
+    fail("\(name) cannot be replayed with this reducer. \(error)")
+    return
+  }
+  guard
+    let divergence = try timeline.verify(finalStateOnly: finalStateOnly, normalizing: normalize)
+  else { return }
+  let redo = rerecord.map { "record it again with \($0)" } ?? "record the session again"
+  fail(
+    """
+    \(name): today's reducer does not reproduce the recording.
+
+    \(divergence.description)
+
+    If the reducer is wrong, fix it. If the new behaviour is intended, \(redo) and commit the new \
+    recording.
+    """
+  )
+}

@@ -1,0 +1,64 @@
+import ComposableArchitecture
+import ExampleFeatures
+import Foundation
+import ReplayTesting
+import Testing
+
+/// The bundled recording `name`.
+func bundledRecording(_ name: String) -> URL {
+  URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Recordings/\(name).actionlog")
+}
+
+/// The counter with a bug injected: the tenth increment adds two.
+struct CounterWithABug: Reducer {
+  func reduce(into state: inout CounterFeature.State, action: CounterFeature.Action) -> Effect<CounterFeature.Action> {
+    let effect = CounterFeature().reduce(into: &state, action: action)
+    if case .incrementButtonTapped = action, state.count == 10 { state.count += 1 }
+    return effect
+  }
+}
+
+/// What `assertReplay` says about ``CounterWithABug`` on the bundled counter recording.
+let counterBugMessage = """
+  counter.actionlog: today's reducer does not reproduce the recording.
+
+  The replay differs from the recording at checkpoint 50 (steps 1–50 since the last state that agreed). The recording keeps full states only at checkpoints: the change happened in steps 1 to 50.
+
+    Action at step 50 (+17.500s):
+      CounterFeature.Action.factButtonTapped
+
+      CounterFeature.State(
+    -   count: 27,
+    +   count: 28,
+        fact: nil,
+        isLoading: true,
+        alert: nil
+      )
+
+  (Recorded: −, Replayed: +)
+
+  If the reducer is wrong, fix it. If the new behaviour is intended, record it again with Tools/record-samples and commit the new recording.
+  """
+
+@Suite struct AssertReplayTests {
+  @Test func passesOnEveryBundledRecording() throws {
+    try assertReplay(bundledRecording("counter")) { CounterFeature() }
+    try assertReplay(bundledRecording("todos")) { Todos() }
+    try assertReplay(bundledRecording("songs")) { SongsApp() }
+  }
+
+  @Test func failsAtTheFirstChangedCheckpointWithTheDiff() throws {
+    let messages = LockIsolated<[String]>([])
+    try withKnownIssue {
+      try assertReplay(bundledRecording("counter"), rerecord: "Tools/record-samples") {
+        CounterWithABug()
+      }
+    } matching: { issue in
+      messages.withValue { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
+      return true
+    }
+    #expect(messages.value == [counterBugMessage])
+  }
+}

@@ -1,0 +1,40 @@
+import ActionLog
+import ComposableArchitecture
+import ExampleFeatures
+import Foundation
+import ReplayTesting
+import Testing
+
+/// Every recording in `Recordings/` is a regression test: today's reducers must reproduce it.
+/// A new recording joins the suite by being saved there; its feature needs a line below.
+@Suite struct RecordingsRegressionTests {
+  static let folder = bundledRecording("counter").deletingLastPathComponent()
+
+  /// The recordings in the folder, by file name.
+  static var recordings: [String] {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? []
+    return names.filter { $0.hasSuffix(".actionlog") }.sorted()
+  }
+
+  @Test func theFolderHoldsTheBundledRecordings() {
+    #expect(Set(["counter.actionlog", "todos.actionlog", "songs.actionlog"]).isSubset(of: Self.recordings))
+  }
+
+  @Test(arguments: Self.recordings)
+  func replaysAsRecorded(_ name: String) throws {
+    let recording = try Recording(contentsOf: Self.folder.appendingPathComponent(name))
+    let rerecord = "Tools/record-samples"
+    switch recording.header.feature {
+    case "counter": try assertReplay(recording, rerecord: rerecord) { CounterFeature() }
+    case "todos": try assertReplay(recording, rerecord: rerecord) { Todos() }
+    case "songs": try assertReplay(recording, rerecord: rerecord) { SongsApp() }
+    case let feature:
+      Issue.record(
+        """
+        \(name) is a recording of "\(feature)", which this suite does not know: add its reducer \
+        to RecordingsRegressionTests.replaysAsRecorded.
+        """
+      )
+    }
+  }
+}
