@@ -120,7 +120,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ReplayCommandTests",
-      dependencies: ["ComposableArchitecture", "ReplayREPL", "TestSupport", "TimeTravel"],
+      dependencies: ["ActionLog", "ComposableArchitecture", "ReplayREPL", "TestSupport", "TimeTravel"],
       // The pseudo-terminal driver the tests run with python3.
       exclude: ["Support"]
     ),

@@ -64,14 +64,14 @@ struct RecordingOptions: ParsableArguments {
   var skipDamaged = false
 
   /// Opens the recording, showing progress on standard error for a large file on a terminal.
-  func open() throws -> Recording {
+  func open(recovery: RecoveryMode? = nil) throws -> Recording {
     let url = URL(fileURLWithPath: self.file)
     let showsProgress = isatty(STDERR_FILENO) != 0
     var shown = -1
     do {
       let recording = try Recording(
         contentsOf: url,
-        recovery: self.skipDamaged ? .skipDamagedRecords : .stopAtFirstDamage
+        recovery: recovery ?? (self.skipDamaged ? .skipDamagedRecords : .stopAtFirstDamage)
       ) { read, total in
         guard showsProgress, total > 32 << 20 else { return }
         let percent = read * 100 / max(total, 1)

@@ -12,15 +12,24 @@ extension ReplayCommand {
         Exits with 0 when every checkpoint is reproduced, 1 with the first difference when one \
         is not, and 2 when the recording cannot be re-run here.
 
-        Example:
+        With --integrity, checks the file instead, for any feature: the header, every record's \
+        checksum and sequence number, and the end record. Exits with 0 when the file is whole \
+        and intact, 1 naming each damaged record and its byte offset when it is not.
+
+        Examples:
           $ replay verify Recordings/todos.actionlog
+          $ replay verify --integrity bug-report.actionlog
         """
     )
 
     @OptionGroup var recording: RecordingOptions
 
+    @Flag(help: "Check the header and every record's checksum, without re-running the reducer.")
+    var integrity = false
+
     func run() throws {
       try self.reportingFailures {
+        if self.integrity { return try self.checkIntegrity() }
         let recording = try self.recording.open()
         let id = recording.header.feature
         guard let feature = ReplayCommand.feature(id) else {
@@ -46,6 +55,40 @@ extension ReplayCommand {
           print("note: the recording is \(recording.ending); only its whole records were verified.")
         }
       }
+    }
+
+    /// `--integrity`: reads every record, skipping damaged ones so that all are reported.
+    private func checkIntegrity() throws {
+      let name = URL(fileURLWithPath: self.recording.file).lastPathComponent
+      let recording = try self.recording.open(recovery: .skipDamagedRecords)
+      var problems = recording.skippedRecords.map(\.description)
+      switch recording.ending {
+      case .clean: break
+      case .unterminated: problems.append("it has no end record: the recorder did not close it")
+      default: problems.append("it is \(recording.ending)")
+      }
+      for warning in recording.warnings {
+        if case .note = warning { continue }
+        problems.append("\(warning)")
+      }
+      guard problems.isEmpty else {
+        print("\(name) is damaged:")
+        for problem in problems { print("  • \(problem)") }
+        print(
+          """
+          Its whole records still open (replay \(self.recording.file) --skip-damaged); ask for \
+          the recording again if it matters.
+          """
+        )
+        throw ExitCode(1)
+      }
+      print(
+        """
+        \(name) is intact: the header (format \(recording.header.format), feature \
+        "\(recording.header.feature)"), \(recording.count) actions and \
+        \(recording.checkpoints.count) checkpoints, every checksum matching, and the end record.
+        """
+      )
     }
   }
 }

@@ -53,7 +53,7 @@ public struct RecordProblem: Sendable, Equatable, CustomStringConvertible {
       let actions =
         range.count == 1
         ? "action \(range.lowerBound) is" : "actions \(range.lowerBound)–\(range.upperBound) are"
-      return "\(place) follows a skipped record: \(actions) missing"
+      return "\(place) comes after a gap: \(actions) missing before it"
     case let .misplaced(reason):
       return "\(place) is out of place: \(reason)"
     }
