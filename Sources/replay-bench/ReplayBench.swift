@@ -51,7 +51,13 @@ struct ReplayBench {
       return
     }
     if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
-      print("usage: replay-bench [--quick]\n\nPrints each figure, its baseline, the ratio, and the goal.")
+      print(
+        """
+        usage: replay-bench [--quick] [--only send|writer|open|timeline]
+
+        Prints each figure, its baseline, the ratio, and the goal. --only runs one section.
+        """
+      )
       return
     }
     let scratch = FileManager.default.temporaryDirectory
@@ -63,10 +69,24 @@ struct ReplayBench {
       print("warning: this is a debug build; figures are meaningful only in release (Tools/bench)")
     #endif
     print("replay-bench: \(ProcessInfo.processInfo.activeProcessorCount) cores\n")
-    try self.storeSend(scratch: scratch, sends: quick ? 2_000 : 20_000, rounds: quick ? 3 : 9)
-    try self.writerThroughput(scratch: scratch, actions: quick ? 20_000 : 200_000)
-    try self.openAndIndex(scratch: scratch, actions: quick ? 50_000 : 1_000_000)
-    try self.seek(scratch: scratch, actions: quick ? 20_000 : 1_000_000, walk: quick ? 5_000 : 100_000)
+    let sections = ["send", "writer", "open", "timeline"]
+    var only: String?
+    if let index = CommandLine.arguments.firstIndex(of: "--only") {
+      guard index + 1 < CommandLine.arguments.count, sections.contains(CommandLine.arguments[index + 1]) else {
+        FileHandle.standardError.write(Data("replay-bench: --only takes one of \(sections.joined(separator: ", "))\n".utf8))
+        exit(2)
+      }
+      only = CommandLine.arguments[index + 1]
+    }
+    func runs(_ section: String) -> Bool { only == nil || only == section }
+    if runs("send") {
+      try self.storeSend(scratch: scratch, sends: quick ? 2_000 : 20_000, rounds: quick ? 3 : 9)
+    }
+    if runs("writer") { try self.writerThroughput(scratch: scratch, actions: quick ? 20_000 : 200_000) }
+    if runs("open") { try self.openAndIndex(scratch: scratch, actions: quick ? 50_000 : 1_000_000) }
+    if runs("timeline") {
+      try self.seek(scratch: scratch, actions: quick ? 20_000 : 1_000_000, walk: quick ? 5_000 : 100_000)
+    }
   }
 
   // MARK: - Store.send with recording off and on
