@@ -12,8 +12,13 @@ extension ReplayCommand {
       abstract: "Step through a recording (the default: replay FILE).",
       discussion: """
         On a terminal, commands are read with line editing and history (kept in \
-        ~/.replay_history). Otherwise they are read from standard input, one per line, and \
-        replay exits with 1 if any failed. Type "help" for the commands.
+        ~/.replay_history); TAB completes commands, state paths and action names; Ctrl-C \
+        abandons a line or stops a long search; Ctrl-D quits. Otherwise they are read from \
+        standard input, one per line, and replay exits with 1 if any failed. Colours only on a \
+        terminal, and never with NO_COLOR set. Type "help" for the commands.
+
+        A recording of a feature this replay does not have opens read-only: the states \
+        recorded at checkpoints, and the actions as JSON.
 
         Examples:
           $ replay Recordings/todos.actionlog
