@@ -34,6 +34,7 @@ public struct ReplayCommand: ParsableCommand {
         $ replay info Recordings/todos.actionlog
         $ replay list Recordings/todos.actionlog --from 10 --to 20
         $ replay verify Recordings/todos.actionlog
+        $ replay verify --integrity bug-report.actionlog
       """,
     subcommands: [Open.self, Info.self, List.self, Verify.self],
     defaultSubcommand: Open.self

@@ -342,7 +342,7 @@ struct Thermostat: Reducer {
     let directory = TemporaryDirectory()
     let long = directory.file("long.actionlog")
     let recorded = try await run(
-      "record-samples", ["--long", "100000", long.path], in: Self.root
+      "record-samples", ["--long", "30000", long.path], in: Self.root
     )
     #expect(recorded.status == 0)
     let output = try await self.terminal(
@@ -353,12 +353,12 @@ struct Thermostat: Reducer {
     #expect(
       output
         == #"""
-        'counter: 100000 actions. Type "help" for the commands.\r\n(replay 0/100000 +0.000s) '
-        'goto 2\r\x1b[33G^C\r\n(replay 0/100000 +0.000s) '
-        'watch alert\r\nWatchpoint 1: alert (now nil)\r\n(replay 0/100000 +0.000s) '
+        'counter: 30000 actions. Type "help" for the commands.\r\n(replay 0/30000 +0.000s) '
+        'goto 2\r\x1b[32G^C\r\n(replay 0/30000 +0.000s) '
+        'watch alert\r\nWatchpoint 1: alert (now nil)\r\n(replay 0/30000 +0.000s) '
         'continue\r\n'
-        '^C\r\nInterrupted: still at step 0.\r\n(replay 0/100000 +0.000s) '
-        'when\r\nStep 0 of 100000, +0.000s into a recording of 1000.010s (counter, started 2025-11-22T02:53:20.000Z).\r\n(replay 0/100000 +0.000s) '
+        '^C\r\nInterrupted: still at step 0.\r\n(replay 0/30000 +0.000s) '
+        'when\r\nStep 0 of 30000, +0.000s into a recording of 300.010s (counter, started 2025-11-22T02:53:20.000Z).\r\n(replay 0/30000 +0.000s) '
         '^D'
         exit 0
 
