@@ -42,7 +42,7 @@ extension ReplayCommand {
         if isTerminal { _ = replay_install_interrupt_handler() }
         let interpreter = Interpreter(
           session: session,
-          style: .forStandardOutput(),
+          style: isTerminal ? .forStandardOutput() : .plain,
           interrupted: { replay_take_interrupt() != 0 }
         )
         let home = ProcessInfo.processInfo.environment["HOME"]
