@@ -41,6 +41,9 @@ extension ReplayCommand {
         let metadata = header.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         lines.insert("  metadata     \(metadata.joined(separator: ", "))", at: 5)
       }
+      if let redacted = redactionSummary(header.redactions) {
+        lines.insert("  redacted     \(redacted)", at: lines.count - 1)
+      }
       if let feature = ReplayCommand.feature(header.feature) {
         lines.append("  replayable   yes: this replay knows \"\(feature.id)\"")
       } else {
@@ -71,9 +74,14 @@ extension ReplayCommand {
         var ending: String
         var bytes: Int
         var metadata: [String: String]
+        var redacted: Redacted?
         var replayable: Bool
         var warnings: [String]
         var skipped: [String]
+      }
+      struct Redacted: Encodable {
+        var actions: [String]
+        var state: [String]
       }
       let header = recording.header
       let (seconds, attoseconds) = recording.duration.components
@@ -90,6 +98,12 @@ extension ReplayCommand {
         ending: "\(recording.ending)",
         bytes: recording.byteCount,
         metadata: header.metadata,
+        redacted: header.redactions.isEmpty
+          ? nil
+          : Redacted(
+            actions: header.redactions.actions.map(\.description),
+            state: header.redactions.state.map(\.description)
+          ),
         replayable: ReplayCommand.feature(header.feature) != nil,
         warnings: recording.warnings.map(\.description),
         skipped: recording.skippedRecords.map(\.description)
@@ -99,6 +113,18 @@ extension ReplayCommand {
       return (try? String(decoding: encoder.encode(summary), as: UTF8.self)) ?? "{}"
     }
   }
+}
+
+/// What a recording's redaction manifest lists, on one line, or `nil` when nothing is redacted.
+func redactionSummary(_ redactions: Redactions) -> String? {
+  var parts: [String] = []
+  if !redactions.state.isEmpty {
+    parts.append("state " + redactions.state.map(\.description).joined(separator: ", "))
+  }
+  if !redactions.actions.isEmpty {
+    parts.append("actions " + redactions.actions.map(\.description).joined(separator: ", "))
+  }
+  return parts.isEmpty ? nil : parts.joined(separator: "; ") + " (shown as ‹redacted N›)"
 }
 
 /// `2025-11-22T02:53:20.000Z`.

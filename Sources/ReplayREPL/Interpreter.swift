@@ -279,6 +279,9 @@ final class Interpreter {
         \(recording.header.feature): \(recording.count) actions over \(seconds(recording.duration)), \
         \(recording.checkpoints.count) checkpoints, \(recording.ending)
         """
+      if let redacted = redactionSummary(recording.header.redactions) {
+        text += "\nRedacted at record time: \(redacted)."
+      }
       if let readOnly = self.session as? ReadOnlySession {
         text += "\nRead-only: \(readOnly.reason)."
       }

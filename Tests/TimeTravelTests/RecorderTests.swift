@@ -213,6 +213,66 @@ struct Journal: Reducer {
     #expect(throws: ActionLogError.self) { try recording.action(2, as: Meter.Action.self) }
   }
 
+  @Test func redactedValuesNeverReachTheFileAndTheRecordingStillReplays() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let secrets = ["My bank PIN is 4711", "Call Eve about the surprise", "My bank PIN is 4711"]
+    let recorder = try RecorderOf<Journal>(
+      url: url, feature: "journal", initialState: Journal.State(), checkpointInterval: 2,
+      redacting: try Redactions(state: ["entries[*].text"], actions: ["write"])
+    )
+    let store = withDependencies {
+      $0.context = .live
+    } operation: {
+      Store(initialState: Journal.State()) { Journal().recording(to: recorder) }
+    }
+    for secret in secrets { store.send(.write(secret)) }
+    store.send(.clear)
+    store.send(.write(""))
+    try recorder.close()
+
+    let bytes = try Data(contentsOf: url)
+    for secret in secrets + ["4711", "Eve", "surprise"] {
+      #expect(bytes.range(of: Data(secret.utf8)) == nil, "\(secret) is in the file")
+    }
+    let recording = try Recording(contentsOf: url)
+    #expect(recording.header.redactions.state.map(\.description) == ["entries[*].text"])
+    #expect(try recording.action(3, as: Journal.Action.self).action == .write("‹redacted 1›"))
+    #expect(try recording.checkpoint(after: 2, as: Journal.State.self).entries.map(\.text) == ["‹redacted 1›", "‹redacted 2›"])
+    let timeline = try Timeline(recording: recording, reducer: Journal(), feature: "journal")
+    #expect(try timeline.verify() == nil)
+    try timeline.goto(3)
+    #expect(timeline.state.entries.map(\.text) == ["‹redacted 1›", "‹redacted 2›", "‹redacted 1›"])
+  }
+
+  @Test func aRedactionPathThatMatchesNothingIsReported() async throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let issues = await recordedIssues {
+      do {
+        let recorder = try RecorderOf<Journal>(
+          url: url, feature: "journal", initialState: Journal.State(),
+          redacting: try Redactions(state: ["entries[*].txt"], actions: ["write"])
+        )
+        let store = Store(initialState: Journal.State()) { Journal().recording(to: recorder) }
+        store.send(.write("hello"))
+        try recorder.close()
+      } catch {
+        Issue.record(error)
+      }
+    }
+    #expect(
+      issues == [
+        """
+        The state redaction path entries[*].txt matched no value in test.actionlog. Check its \
+        spelling against the recording's JSON (cut -c10- FILE | jq): if it is wrong, what it meant \
+        to hide is in the file.
+        """
+      ]
+    )
+    #expect(try Data(contentsOf: url).range(of: Data("hello".utf8)) != nil)
+  }
+
   @Test func actionsAfterCloseAreNotRecorded() throws {
     let directory = TemporaryDirectory()
     let url = directory.file()

@@ -16,6 +16,8 @@ public struct LogHeader: Sendable, Equatable {
   public var checkpointInterval: Int
   /// Free-form facts about the app that recorded: version, platform, a description.
   public var metadata: [String: String]
+  /// What the recorder replaced with placeholders: the header's manifest of redacted paths.
+  public var redactions: Redactions
 
   /// Creates a header.
   public init(
@@ -25,7 +27,8 @@ public struct LogHeader: Sendable, Equatable {
     actionType: String,
     startedAt: Date,
     checkpointInterval: Int,
-    metadata: [String: String] = [:]
+    metadata: [String: String] = [:],
+    redactions: Redactions = .none
   ) {
     self.format = format
     self.feature = feature
@@ -34,6 +37,7 @@ public struct LogHeader: Sendable, Equatable {
     self.startedAt = startedAt
     self.checkpointInterval = checkpointInterval
     self.metadata = metadata
+    self.redactions = redactions
   }
 }
 

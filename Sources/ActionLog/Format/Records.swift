@@ -12,6 +12,7 @@ struct HeaderRecord<State> {
   var initialState: State
   var kind: String
   var metadata: [String: String]
+  var redacted: RedactionManifest?
   var startedAt: String
   var stateType: String
 }

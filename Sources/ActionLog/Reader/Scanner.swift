@@ -182,6 +182,14 @@ struct Scanner {
         path: self.path, reason: "startedAt: \"\(record.startedAt)\" is not an ISO 8601 date"
       )
     }
+    var redactions = Redactions.none
+    if let manifest = record.redacted {
+      do {
+        redactions = try Redactions(state: manifest.state, actions: manifest.actions)
+      } catch {
+        throw ActionLogError.missingHeader(path: self.path, reason: "redacted: \(error)")
+      }
+    }
     self.header = LogHeader(
       format: record.format,
       feature: record.feature,
@@ -189,7 +197,8 @@ struct Scanner {
       actionType: record.actionType,
       startedAt: startedAt,
       checkpointInterval: record.checkpointInterval,
-      metadata: record.metadata
+      metadata: record.metadata,
+      redactions: redactions
     )
     self.headerLine = LineRange(
       record: 1,

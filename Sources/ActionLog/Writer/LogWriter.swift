@@ -113,6 +113,12 @@ public final class LogWriter: @unchecked Sendable {
   private var endTime: Duration?
   private var failure: ActionLogError?
 
+  private let redactions: Redactions
+  private let actionPaths: [RedactionPath]
+  private let statePaths: [RedactionPath]
+  // Written by the writer thread; read once it has finished.
+  private var placeholders = RedactionPlaceholders()
+
   // The writer thread's own.
   private var lastActionSeq = 0
   private var lastTime: Duration = .zero
@@ -142,11 +148,23 @@ public final class LogWriter: @unchecked Sendable {
       initialState: AnyEncodable(value: initialState),
       kind: RecordKind.header.rawValue,
       metadata: header.metadata,
+      redacted: header.redactions.manifest,
       startedAt: header.startedAtText,
       stateType: header.stateType
     )
+    self.redactions = header.redactions
+    self.actionPaths = header.redactions.actions.map { $0.under("value") }
+    self.statePaths = header.redactions.state.map { $0.under("value") }
+    var payload = try options.codec.encode(record)
+    if !header.redactions.state.isEmpty {
+      payload = try JSONBytes.redact(
+        payload,
+        paths: header.redactions.state.map { $0.under("initialState") },
+        placeholders: &self.placeholders
+      )
+    }
     var line: [UInt8] = []
-    Framing.append(payload: try options.codec.encode(record), to: &line)
+    Framing.append(payload: payload, to: &line)
 
     self.descriptor = try Self.create(url, header: line)
     let thread = Thread { [self] in self.run() }
@@ -269,6 +287,13 @@ public final class LogWriter: @unchecked Sendable {
         self.encode(entry, into: &buffer)
       }
       if isClosing {
+        let unmatched = self.unmatched
+        for path in unmatched.state {
+          self.appendNote(seq: self.lastActionSeq, text: "the state redaction path \(path) matched no value", unrecorded: nil, into: &buffer)
+        }
+        for path in unmatched.actions {
+          self.appendNote(seq: self.lastActionSeq, text: "the action redaction path \(path) matched no value", unrecorded: nil, into: &buffer)
+        }
         self.encodeEnd(time: endTime, into: &buffer)
       }
       var error = buffer.isEmpty ? nil : Self.writeAll(buffer, to: self.descriptor)
@@ -319,7 +344,7 @@ public final class LogWriter: @unchecked Sendable {
         value: AnyEncodable(value: value)
       )
       do {
-        Framing.append(payload: try codec.encode(record), to: &buffer)
+        Framing.append(payload: try self.redacted(codec.encode(record), self.actionPaths), to: &buffer)
       } catch {
         let text = "action \(seq) could not be encoded: \(error)"
         self.options.onEncodingFailure?(text)
@@ -331,7 +356,7 @@ public final class LogWriter: @unchecked Sendable {
         kind: RecordKind.checkpoint.rawValue, seq: seq, value: AnyEncodable(value: state)
       )
       do {
-        Framing.append(payload: try codec.encode(record), to: &buffer)
+        Framing.append(payload: try self.redacted(codec.encode(record), self.statePaths), to: &buffer)
       } catch {
         let text = "the checkpoint after action \(seq) could not be encoded: \(error)"
         self.options.onEncodingFailure?(text)
@@ -341,6 +366,27 @@ public final class LogWriter: @unchecked Sendable {
     case let .note(seq, text):
       self.appendNote(seq: seq, text: text, unrecorded: nil, into: &buffer)
     }
+  }
+
+  private func redacted(_ payload: [UInt8], _ paths: [RedactionPath]) throws -> [UInt8] {
+    paths.isEmpty ? payload : try JSONBytes.redact(payload, paths: paths, placeholders: &self.placeholders)
+  }
+
+  /// The redaction paths that matched no value in the whole recording: likely misspelt, since
+  /// what they meant to hide may be in the file. Known once ``close()`` has returned; empty before.
+  public var unmatchedRedactions: Redactions {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    guard self.isFinished else { return .none }
+    return self.unmatched
+  }
+
+  private var unmatched: Redactions {
+    let hits = self.placeholders.hits
+    return Redactions(
+      statePaths: self.redactions.state.filter { hits[$0.description] == nil },
+      actionPaths: self.redactions.actions.filter { hits[$0.description] == nil }
+    )
   }
 
   private func appendNote(seq: Int, text: String, unrecorded: String?, into buffer: inout [UInt8]) {

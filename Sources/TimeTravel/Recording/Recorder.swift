@@ -54,6 +54,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   ///   - checkpointInterval: How many actions apart to write full state checkpoints; 100 by
   ///     default.
   ///   - metadata: Facts about the app (version, platform, a description) kept in the header.
+  ///   - redacting: Paths of the state and of the actions whose values must not reach the file:
+  ///     they are replaced by placeholders, and the header lists the paths. A path that matches
+  ///     nothing by ``close()`` is reported as an issue.
   ///   - dependencies: The dependencies to capture; uuid, date and random by default.
   ///   - startedAt: The wall-clock start written in the header; now by default.
   ///   - elapsed: The time since the start, for each action; a monotonic clock by default.
@@ -65,6 +68,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     initialState: State,
     checkpointInterval: Int = 100,
     metadata: [String: String] = [:],
+    redacting redactions: Redactions = .none,
     dependencies: [RecordableDependency] = RecordableDependency.standard,
     startedAt: Date = Date(),
     elapsed: (@Sendable () -> Duration)? = nil,
@@ -91,7 +95,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         actionType: recordedTypeName(Action.self),
         startedAt: startedAt,
         checkpointInterval: self.checkpointInterval,
-        metadata: metadata
+        metadata: metadata,
+        redactions: redactions
       ),
       initialState: initialState,
       options: options
@@ -133,6 +138,18 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     }
     try self.writer.close(at: self.elapsed())
     self.reportEncodingFailures()
+    let unmatched = self.writer.unmatchedRedactions
+    for (kind, paths) in [("state", unmatched.state), ("action", unmatched.actions)] {
+      for path in paths {
+        reportIssue(
+          """
+          The \(kind) redaction path \(path) matched no value in \(self.url.lastPathComponent). \
+          Check its spelling against the recording's JSON (cut -c10- FILE | jq): if it is wrong, \
+          what it meant to hide is in the file.
+          """
+        )
+      }
+    }
   }
 
   private func reportEncodingFailures() {
