@@ -79,7 +79,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "record-samples",
-      dependencies: ["ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
+      dependencies: ["ActionLog", "ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
     ),
     .executableTarget(
       name: "record-stress",

@@ -1,3 +1,4 @@
+import ActionLog
 import ComposableArchitecture
 import ExampleFeatures
 import Foundation
@@ -23,8 +24,11 @@ struct RecordSamples {
         usage: record-samples [FOLDER]
                record-samples --long COUNT FILE
 
-        Regenerates counter.actionlog, todos.actionlog and songs.actionlog in FOLDER
-        (default: Recordings), replacing the files there.
+        Regenerates the sample recordings in FOLDER (default: Recordings), replacing
+        the files there: counter, todos, songs; todos-redacted (the todos session with
+        the todo texts redacted); songs-heart-bug (a session that once showed a bug,
+        recorded with today's reducer) and bug-reports/songs-heart-bug-as-reported (the
+        same session recorded with the bug brought back, as the report attached it).
 
         With --long, records a counter session of COUNT taps into FILE instead: a long
         recording for trying searches and Ctrl-C in the REPL.
@@ -50,8 +54,20 @@ struct RecordSamples {
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       try await self.record("counter", in: folder, session: self.counterSession)
-      try await self.record("todos", in: folder, session: self.todosSession)
+      try await self.record("todos", in: folder) { try await self.todosSession($0) }
       try await self.record("songs", in: folder, session: self.songsSession)
+      try await self.record("todos-redacted", in: folder) { url in
+        try await self.todosSession(
+          url,
+          redacting: try Redactions(state: ["todos[*].description"], actions: ["**.textFieldChanged"])
+        )
+      }
+      try await self.record("songs-heart-bug", in: folder) { url in
+        try await self.heartBugSession(url, bugs: [])
+      }
+      try await self.record("bug-reports/songs-heart-bug-as-reported", in: folder) { url in
+        try await self.heartBugSession(url, bugs: .heartStaysFilledAfterRemovingFavorite)
+      }
     } catch {
       FileHandle.standardError.write(Data("record-samples: \(error)\n".utf8))
       exit(1)
@@ -65,7 +81,11 @@ struct RecordSamples {
     _ name: String, in folder: URL, session: @MainActor (URL) async throws -> Int
   ) async throws {
     let destination = folder.appendingPathComponent("\(name).actionlog")
-    let temporary = folder.appendingPathComponent(".\(name).actionlog.partial")
+    let temporary = destination.deletingLastPathComponent()
+      .appendingPathComponent(".\(destination.lastPathComponent).partial")
+    try FileManager.default.createDirectory(
+      at: destination.deletingLastPathComponent(), withIntermediateDirectories: true
+    )
     try? FileManager.default.removeItem(at: temporary)
     let count = try await session(temporary)
     _ = try? FileManager.default.removeItem(at: destination)
@@ -86,14 +106,18 @@ struct RecordSamples {
   }
 
   static func recorder<R: Reducer>(
-    _ reducer: R.Type, feature: String, url: URL, initialState: R.State
+    _ reducer: R.Type, feature: String, url: URL, initialState: R.State,
+    checkpointInterval: Int = 50, metadata: [String: String] = [:],
+    redacting redactions: Redactions = .none
   ) throws -> RecorderOf<R> where R.State: Encodable & Sendable, R.Action: Encodable & Sendable {
     try RecorderOf<R>(
       url: url,
       feature: feature,
       initialState: initialState,
-      checkpointInterval: 50,
-      metadata: ["app": "ExampleFeatures", "session": "Tools/record-samples"],
+      checkpointInterval: checkpointInterval,
+      metadata: ["app": "ExampleFeatures", "session": "Tools/record-samples"]
+        .merging(metadata) { $1 },
+      redacting: redactions,
       startedAt: self.startedAt,
       elapsed: self.virtualElapsed(step: .milliseconds(350))
     )
@@ -143,9 +167,9 @@ struct RecordSamples {
 
   /// Adding, editing, completing (a second later the list re-sorts), filtering, deleting.
   @MainActor
-  static func todosSession(_ url: URL) async throws -> Int {
+  static func todosSession(_ url: URL, redacting redactions: Redactions = .none) async throws -> Int {
     let recorder = try self.recorder(
-      Todos.self, feature: "todos", url: url, initialState: Todos.State()
+      Todos.self, feature: "todos", url: url, initialState: Todos.State(), redacting: redactions
     )
     let store = Store(initialState: Todos.State()) {
       Todos().recording(to: recorder)
@@ -210,6 +234,37 @@ struct RecordSamples {
       }
     }
     store.send(.settings(.showsDurationsToggled))
+    try recorder.close()
+    return recorder.count
+  }
+}
+
+extension RecordSamples {
+  /// The session of the bug report about the songs app's hearts: heart three songs, remove one
+  /// from the favourites, then tap its heart in the library to add it back. With the bug, the
+  /// heart was still filled after the removal, and that tap removed it again instead. A
+  /// checkpoint follows every action, so a replay that differs is caught at its step.
+  @MainActor
+  static func heartBugSession(_ url: URL, bugs: ReintroducedBugs) async throws -> Int {
+    let recorder = try self.recorder(
+      SongsApp.self, feature: "songs", url: url, initialState: SongsApp.State(),
+      checkpointInterval: 1,
+      metadata: bugs.isEmpty
+        ? ["description": "Removing a favourite leaves its heart filled (fixed): the session of that report"]
+        : ["description": "Removing a favourite leaves its heart filled, and tapping it then does not add the song back"]
+    )
+    let store = Store(initialState: SongsApp.State()) {
+      SongsApp().recording(to: recorder)
+    } withDependencies: {
+      $0.favorites = .liveValue
+      $0.reintroducedBugs = bugs
+    }
+    for id in [3, 6, 1] {
+      await store.send(.library(.songs(.element(id: id, action: .heartTapped)))).finish()
+    }
+    await store.send(.favorites(.removeButtonTapped(6))).finish()
+    store.send(.settings(.sortOrderPicked(.title)))
+    await store.send(.library(.songs(.element(id: 6, action: .heartTapped)))).finish()
     try recorder.close()
     return recorder.count
   }

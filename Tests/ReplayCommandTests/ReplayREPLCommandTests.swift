@@ -54,6 +54,51 @@ import TimeTravel
     )
   }
 
+  @Test func aRedactedRecordingStepsDiffsAndVerifies() async throws {
+    let result = try await self.session(
+      "Recordings/todos-redacted.actionlog",
+      "info", "goto 10", "print todos[0]", "diff 8 9", "step", "verify"
+    )
+    #expect(
+      result
+        == ProcessResult(
+          status: 0,
+          output: """
+            todos: 139 actions over 49.000s, 3 checkpoints, complete
+            Redacted at record time: state todos[*].description; actions **.textFieldChanged (shown as ‹redacted N›).
+            10/139  +3.500s  send  Todos.Action.addTodoButtonTapped
+            Todo.State(
+              description: "",
+              id: UUID(00000000-0000-0000-0000-000000000001),
+              isComplete: false
+            )
+              Todos.State(
+                filter: .all,
+                todos: [
+                  [0]: Todo.State(
+            -       description: "‹redacted 7›",
+            +       description: "‹redacted 8›",
+                    id: UUID(00000000-0000-0000-0000-000000000000),
+                    isComplete: false
+                  )
+                ]
+              )
+            11/139  +3.850s  send  Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000001), action: .textFieldChanged("‹redacted 9›")))
+            Today's reducer reproduces all 3 checkpoints of 139 actions.
+
+            """,
+          errors: ""
+        )
+    )
+    // The same session without redaction shows the texts the redacted one leaves out.
+    let plain = try String(contentsOf: Self.root.appendingPathComponent("Recordings/todos.actionlog"), encoding: .utf8)
+    let redacted = try String(contentsOf: Self.root.appendingPathComponent("Recordings/todos-redacted.actionlog"), encoding: .utf8)
+    for text in ["Buy milk", "Walk the dog", "Write thank-you notes"] {
+      #expect(plain.contains(text))
+      #expect(!redacted.contains(text))
+    }
+  }
+
   @Test func listWhenFindAndGotoByTime() async throws {
     let result = try await self.session(
       "Recordings/todos.actionlog",

@@ -35,7 +35,10 @@ import TimeTravel
     try process.run()
     while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
     #expect(process.terminationStatus == 0)
-    for name in ["counter", "todos", "songs"] {
+    for name in [
+      "counter", "todos", "songs", "todos-redacted", "songs-heart-bug",
+      "bug-reports/songs-heart-bug-as-reported",
+    ] {
       let regenerated = try Data(contentsOf: directory.file("\(name).actionlog"))
       let bundled = try Data(contentsOf: Self.folder.appendingPathComponent("\(name).actionlog"))
       #expect(regenerated == bundled, "\(name).actionlog differs: run Tools/record-samples")

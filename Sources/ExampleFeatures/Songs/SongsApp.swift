@@ -31,6 +31,8 @@ public struct SongsApp: Reducer, Sendable {
     case settings(Settings.Action)
   }
 
+  @Dependency(\.reintroducedBugs) var reintroducedBugs
+
   public init() {}
 
   public var body: some ReducerOf<Self> {
@@ -58,6 +60,9 @@ public struct SongsApp: Reducer, Sendable {
           return .none
 
         case let .favorites(.removed(id)):
+          if self.reintroducedBugs.contains(.heartStaysFilledAfterRemovingFavorite) {
+            return .none
+          }
           state.library.songs[id: id]?.isFavorite = false
           return .none
 

@@ -23,8 +23,31 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
   public let diff: String
 
   public var description: String {
-    let narrowed =
-      self.firstSuspect.map {
+    let opening =
+      self.lastAgreement + 1 == self.checkpoint
+      ? """
+        The replay differs from the recording at step \(self.checkpoint), which has a checkpoint \
+        of its own: the step before it still agreed.
+        """
+      : """
+        The replay differs from the recording at checkpoint \(self.checkpoint) \
+        (steps \(self.lastAgreement + 1)–\(self.checkpoint) since the last state that agreed). \
+        \(self.narrowed)
+        """
+    return """
+      \(opening)
+
+        Action at step \(self.step) (+\(formatSeconds(self.time))):
+      \(self.action.indentedLines(by: 4))
+      \(self.issues.isEmpty ? "" : "\n  The reducer reported:\n" + self.issues.map { "• \($0)" }.joined(separator: "\n").indentedLines(by: 4) + "\n")
+      \(self.diff.indentedLines(by: 2))
+
+      (Recorded: −, Replayed: +)
+      """
+  }
+
+  private var narrowed: String {
+    self.firstSuspect.map {
         """
         Step \($0) is the first to replay differently from the recording (it read its \
         dependencies differently, or reported an issue).
@@ -33,18 +56,6 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
       ?? """
       The recording keeps full states only at checkpoints: the change happened in steps \
       \(self.lastAgreement + 1) to \(self.checkpoint).
-      """
-    return """
-      The replay differs from the recording at checkpoint \(self.checkpoint) \
-      (steps \(self.lastAgreement + 1)–\(self.checkpoint) since the last state that agreed). \
-      \(narrowed)
-
-        Action at step \(self.step) (+\(formatSeconds(self.time))):
-      \(self.action.indentedLines(by: 4))
-      \(self.issues.isEmpty ? "" : "\n  The reducer reported:\n" + self.issues.map { "• \($0)" }.joined(separator: "\n").indentedLines(by: 4) + "\n")
-      \(self.diff.indentedLines(by: 2))
-
-      (Recorded: −, Replayed: +)
       """
   }
 }
