@@ -245,6 +245,47 @@ struct Journal: Reducer {
     #expect(timeline.state.entries.map(\.text) == ["‹redacted 1›", "‹redacted 2›", "‹redacted 1›"])
   }
 
+  @Test func valuesComputedAtRedactedPathsAreNotComparedOnReplay() throws {
+    struct Greeter: Reducer {
+      struct State: Codable, Equatable, Sendable {
+        var name = ""
+        var greeting = "Nobody to greet"
+        var length = 0
+      }
+      enum Action: Codable, Equatable, Sendable { case named(String) }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        guard case let .named(name) = action else { return .none }
+        state.name = name
+        state.greeting = "Hello, \(name)!"
+        state.length = name.count
+        return .none
+      }
+    }
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<Greeter>(
+      url: url, feature: "greeter", initialState: Greeter.State(), checkpointInterval: 1,
+      redacting: try Redactions(state: ["name", "greeting"], actions: ["named"])
+    )
+    let store = Store(initialState: Greeter.State()) { Greeter().recording(to: recorder) }
+    store.send(.named("Grace"))
+    try recorder.close()
+    #expect(try Data(contentsOf: url).range(of: Data("Grace".utf8)) == nil)
+
+    // The greeting replays as "Hello, ‹redacted 2›!", recorded as its own placeholder: not
+    // compared. The length, not redacted, is compared, and replays differently: the placeholder
+    // is not as long as the name.
+    let recording = try Recording(contentsOf: url)
+    let timeline = try Timeline(recording: recording, reducer: Greeter(), feature: "greeter")
+    let divergence = try #require(try timeline.verify())
+    #expect(divergence.checkpoint == 1)
+    #expect(divergence.diff.contains("-   length: 5\n+   length: 12\n"))
+    #expect(
+      try timeline.verify(normalizing: { $0.length = 0 }) == nil,
+      "with the length left out, the redacted name and greeting do not count as differences"
+    )
+  }
+
   @Test func aRedactionPathThatMatchesNothingIsReported() async throws {
     let directory = TemporaryDirectory()
     let url = directory.file()

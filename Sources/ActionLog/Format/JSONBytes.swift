@@ -39,6 +39,16 @@ enum JSONBytes {
     try payload.withUnsafeBytes { try Self.redact($0, paths: paths, placeholders: &placeholders) }
   }
 
+  /// The payload with every string and number at `paths` replaced by `null`.
+  static func masking(_ payload: [UInt8], paths: [RedactionPath]) throws -> [UInt8] {
+    try payload.withUnsafeBytes { bytes in
+      var walker = Walker(bytes: bytes, paths: paths, maximumDepth: ReadLimits.default.maximumJSONDepth)
+      walker.masks = true
+      try walker.document()
+      return walker.output
+    }
+  }
+
   /// The members of a top-level object: each key and the byte range of its value.
   static func members(of payload: UnsafeRawBufferPointer) throws -> [(
     key: String, value: Range<Int>
@@ -78,6 +88,8 @@ enum JSONBytes {
     var output: [UInt8] = []
     var path: [JSONPathStep] = []
     var placeholders = RedactionPlaceholders()
+    /// Whether matched values become `null` rather than placeholders.
+    var masks = false
 
     init(bytes: UnsafeRawBufferPointer, paths: [RedactionPath], maximumDepth: Int) {
       self.bytes = bytes
@@ -235,7 +247,9 @@ enum JSONBytes {
     }
 
     mutating func emit(_ token: Range<Int>, isString: Bool, matched: RedactionPath?) {
-      if let matched,
+      if matched != nil, self.masks {
+        self.output.append(contentsOf: Array("null".utf8))
+      } else if let matched,
         let placeholder = self.placeholders.placeholder(
           for: Array(self.bytes[token])[...], isString: isString, path: matched
         )

@@ -284,3 +284,20 @@ struct RedactionPlaceholders {
     return highest
   }
 }
+
+extension Redactions {
+  /// Whether two encoded states are the same once every value at a redacted state path is left
+  /// out: a value the reducer computes there in a replay (from a placeholder, or a constant) cannot
+  /// be compared with what the recorder redacted.
+  ///
+  /// - Returns: `nil` when either is not JSON.
+  public func statesAgree(_ recorded: [UInt8], _ replayed: [UInt8]) -> Bool? {
+    guard !self.state.isEmpty else { return recorded == replayed }
+    do {
+      return try JSONBytes.masking(recorded, paths: self.state)
+        == JSONBytes.masking(replayed, paths: self.state)
+    } catch {
+      return nil
+    }
+  }
+}

@@ -93,7 +93,7 @@ extension Timeline {
       var replayedState = state
       normalize(&recorded)
       normalize(&replayedState)
-      if recorded == replayedState {
+      if recorded == replayedState || self.agreeOutsideRedactions(recorded, replayedState) {
         lastAgreement = step
         firstSuspect = nil
         suspectIssues = []
@@ -111,6 +111,22 @@ extension Timeline {
       )
     }
     return nil
+  }
+}
+
+extension Timeline {
+  /// Whether two states differ only at paths the recording redacted, where a replay cannot
+  /// reproduce the placeholders.
+  func agreeOutsideRedactions(_ recorded: R.State, _ replayed: R.State) -> Bool {
+    let redactions = self.recording.header.redactions
+    guard !redactions.state.isEmpty,
+      let recorded = recorded as? any Encodable, let replayed = replayed as? any Encodable
+    else { return false }
+    let codec = FoundationJSONCodec()
+    guard let recordedJSON = try? codec.encode(recorded),
+      let replayedJSON = try? codec.encode(replayed)
+    else { return false }
+    return redactions.statesAgree(recordedJSON, replayedJSON) ?? false
   }
 }
 
