@@ -61,6 +61,10 @@ final class ReadOnlySession: TimelineSession {
       """
   }
 
+  func encodedState(at step: Int) throws -> [UInt8]? {
+    nil
+  }
+
   func dumpAction(at step: Int) throws -> String {
     guard step >= 1, step <= self.count else {
       throw TimelineError.outOfRange(step: step, count: self.count)

@@ -38,14 +38,14 @@ public final class Recording: Sendable {
   /// The size of the file in bytes.
   public let byteCount: Int
 
-  private let storage: Data
-  private let limits: ReadLimits
-  private let codec: any RecordCodec
-  private let headerLine: LineRange
-  private let actions: ActionIndex
-  private let checkpointLines: [Int: LineRange]
-  private let unrecordedNotes: [Int: String]
-  private let endTime: Int64?
+  let storage: Data
+  let limits: ReadLimits
+  let codec: any RecordCodec
+  let headerLine: LineRange
+  let actions: ActionIndex
+  let checkpointLines: [Int: LineRange]
+  let unrecordedNotes: [Int: String]
+  let endTime: Int64?
 
   /// Opens a recording.
   ///

@@ -69,6 +69,9 @@ public protocol TimelineSession: AnyObject {
   func actionCaseNames(limit: Int) throws -> Set<String>
   /// What changed between two steps, or `nil` when nothing did.
   func diff(from: Int, to: Int) throws -> String?
+  /// The state after `step`, encoded as a recording holds it, or `nil` when the session cannot
+  /// compute or encode it. Moves to `step`.
+  func encodedState(at step: Int) throws -> [UInt8]?
   /// The first checkpoint today's reducer does not reproduce, or `nil`.
   func verifyRecording(isCancelled: () -> Bool) throws -> Divergence?
   /// Searches forward or back for a step that matches a breakpoint or changes a watched value,
@@ -92,6 +95,12 @@ public protocol TimelineSession: AnyObject {
 
 extension Timeline: TimelineSession {
   public var isReplayable: Bool { true }
+
+  public func encodedState(at step: Int) throws -> [UInt8]? {
+    try self.goto(step)
+    guard let state = self.state as? any Encodable else { return nil }
+    return try FoundationJSONCodec().encode(state)
+  }
 
   public func verifyRecording(isCancelled: () -> Bool) throws -> Divergence? {
     try self.verify(isCancelled: isCancelled)

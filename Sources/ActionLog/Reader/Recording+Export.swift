@@ -1,0 +1,306 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How ``Recording/export(to:options:)`` writes a recording anew, as an attachment.
+public struct ExportOptions: Sendable {
+  /// Facts added to the header's metadata (replacing values of the same key): app version,
+  /// operating system, a description of what went wrong.
+  public var metadata: [String: String]
+  /// More to redact, on top of what the recorder redacted.
+  public var redactions: Redactions
+  /// Where to cut, to keep only the last actions; `nil` keeps them all.
+  public var cut: Cut?
+
+  /// Creates options.
+  public init(metadata: [String: String] = [:], redactions: Redactions = .none, cut: Cut? = nil) {
+    self.metadata = metadata
+    self.redactions = redactions
+    self.cut = cut
+  }
+
+  /// A cut: the actions up to and including ``after`` are left out, and the state after it
+  /// becomes the initial state.
+  public struct Cut: Sendable {
+    /// The last action left out.
+    public var after: Int
+    /// The state after that action as JSON, when the caller computed it; `nil` takes the
+    /// checkpoint recorded there, which must exist.
+    public var state: [UInt8]?
+
+    /// Creates a cut.
+    public init(after: Int, state: [UInt8]? = nil) {
+      self.after = after
+      self.state = state
+    }
+  }
+}
+
+/// What ``Recording/export(to:options:)`` wrote.
+public struct ExportSummary: Sendable, Equatable {
+  /// The number of actions in the new recording.
+  public var actions: Int
+  /// The actions left out at the start by a cut.
+  public var cutActions: Int
+  /// The size of the new file in bytes.
+  public var bytes: Int
+  /// The number of records, the header included.
+  public var records: Int
+  /// How many strings and numbers the export's own redactions replaced.
+  public var redactedValues: Int
+  /// The export's redaction paths that matched nothing.
+  public var unmatched: Redactions
+}
+
+extension Recording {
+  /// Writes this recording to a new file, for attaching to a bug report: with more metadata,
+  /// more redaction, and optionally only its last actions. What was damaged or torn is left out;
+  /// records are renumbered after a cut, and times count from the cut.
+  ///
+  /// The file is written beside `url` and linked into place when whole, then read back: a
+  /// failure leaves no file.
+  ///
+  /// - Throws: ``ActionLogError/fileExists(path:)``, ``ActionLogError/writeFailed(path:reason:)``,
+  ///   ``ActionLogError/noSuchCheckpoint(seq:)`` for a cut with no state where there is no
+  ///   checkpoint, ``ActionLogError/noSuchAction(seq:count:)`` for a cut past the end.
+  public func export(to url: URL, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
+    let cut = options.cut?.after ?? 0
+    guard cut >= 0, cut <= self.count else {
+      throw ActionLogError.noSuchAction(seq: cut, count: self.count)
+    }
+    let redactions = self.header.redactions.merging(options.redactions)
+    let firstNumber = self.storage.withUnsafeBytes { RedactionPlaceholders.highestNumber(in: $0) } + 1
+    var placeholders = RedactionPlaceholders(firstNumber: firstNumber)
+    let statePaths = redactions.state.map { $0.under("value") }
+    let actionPaths = redactions.actions.map { $0.under("value") }
+    let cutTime = cut == 0 ? 0 : self.actions.times[cut - 1]
+    var output: [UInt8] = []
+    var records = 0
+
+    func append(_ payload: [UInt8]) {
+      Framing.append(payload: payload, to: &output)
+      records += 1
+    }
+    func rewriting(
+      _ line: LineRange, replacing replacements: [String: [UInt8]], removing removals: Set<String> = []
+    ) throws -> [UInt8] {
+      try self.storage.withUnsafeBytes {
+        try JSONBytes.rewritingMembers(
+          of: UnsafeRawBufferPointer(
+            rebasing: $0[line.payloadStart..<(line.payloadStart + line.payloadLength)]
+          ),
+          replacing: replacements,
+          removing: removals
+        )
+      }
+    }
+
+    // The header.
+    let initialState: [UInt8]
+    if let state = options.cut?.state, cut > 0 {
+      initialState = state
+    } else if cut > 0 {
+      guard let line = self.checkpointLines[cut] else {
+        throw ActionLogError.noSuchCheckpoint(seq: cut)
+      }
+      initialState = try self.member("value", of: line)
+    } else {
+      initialState = try self.member("initialState", of: self.headerLine)
+    }
+    var metadata = self.header.metadata.merging(options.metadata) { $1 }
+    if cut > 0 {
+      metadata["cutFrom"] =
+        "actions \(cut + 1)–\(self.count) of \(self.count), recorded from \(self.header.startedAtText)"
+    }
+    var header = self.header
+    header.metadata = metadata
+    header.redactions = redactions
+    header.startedAt = self.header.startedAt.addingTimeInterval(Double(cutTime) / 1e9)
+    let headerRecord = HeaderRecord(
+      actionType: header.actionType,
+      checkpointInterval: header.checkpointInterval,
+      feature: header.feature,
+      format: header.format,
+      initialState: Skipped(),
+      kind: RecordKind.header.rawValue,
+      metadata: header.metadata,
+      redacted: header.redactions.manifest,
+      startedAt: header.startedAtText,
+      stateType: header.stateType
+    )
+    let headerPayload = try self.codec.encode(headerRecord).withUnsafeBytes {
+      try JSONBytes.rewritingMembers(of: $0, replacing: ["initialState": initialState])
+    }
+    append(
+      try JSONBytes.redact(
+        headerPayload, paths: redactions.state.map { $0.under("initialState") },
+        placeholders: &placeholders
+      )
+    )
+
+    // Notes, by the action they follow; a stand-in for an unrecorded action is written in its
+    // place instead.
+    var notes: [Int: [String]] = [:]
+    for case let .note(seq, text) in self.warnings where seq > cut || (cut == 0 && seq == 0) {
+      notes[seq, default: []].append(text)
+    }
+    for (seq, text) in self.unrecordedNotes where seq > cut {
+      if let index = notes[seq]?.firstIndex(of: text) { notes[seq]?.remove(at: index) }
+    }
+    for text in notes[0] ?? [] where cut == 0 {
+      append(try self.codec.encode(NoteRecord(kind: RecordKind.note.rawValue, seq: 0, text: text)))
+    }
+
+    for seq in stride(from: cut + 1, through: self.count, by: 1) {
+      let line = self.actions.lines[seq - 1]
+      if line.length < 0 {
+        let note = NoteRecord(
+          kind: RecordKind.note.rawValue, seq: seq - cut,
+          text: self.unrecordedNotes[seq] ?? "the action was not recorded",
+          unrecorded: RecordKind.action.rawValue
+        )
+        append(try self.codec.encode(note))
+      } else {
+        let trigger = Int(self.actions.triggers[seq - 1])
+        var replacements = [
+          "seq": Array(String(seq - cut).utf8),
+          "time": Array(String(self.actions.times[seq - 1] - cutTime).utf8),
+        ]
+        var removals: Set<String> = []
+        if trigger > cut {
+          replacements["trigger"] = Array(String(trigger - cut).utf8)
+        } else if trigger > 0 {
+          // The action whose effect sent this one was cut away.
+          removals.insert("trigger")
+        }
+        let rewritten = try rewriting(line, replacing: replacements, removing: removals)
+        append(try JSONBytes.redact(rewritten, paths: actionPaths, placeholders: &placeholders))
+      }
+      if let checkpoint = self.checkpointLines[seq] {
+        let rewritten = try rewriting(checkpoint, replacing: ["seq": Array(String(seq - cut).utf8)])
+        append(try JSONBytes.redact(rewritten, paths: statePaths, placeholders: &placeholders))
+      }
+      for text in notes[seq] ?? [] {
+        append(try self.codec.encode(NoteRecord(kind: RecordKind.note.rawValue, seq: seq - cut, text: text)))
+      }
+    }
+    if self.ending == .clean {
+      let time = (self.endTime ?? self.actions.times.last ?? 0) - cutTime
+      append(
+        try self.codec.encode(
+          EndRecord(kind: RecordKind.end.rawValue, seq: self.count - cut, time: time)
+        )
+      )
+    }
+
+    try writeNewFile(url, output)
+    // Read it back: what was written must be what was meant.
+    let written: Recording
+    do {
+      written = try Recording(contentsOf: url, limits: self.limits, codec: self.codec)
+      guard written.count == self.count - cut,
+        written.ending == (self.ending == .clean ? .clean : .unterminated)
+      else {
+        throw ActionLogError.writeFailed(
+          path: url.path,
+          reason: "it reads back as \(written.count) actions, \(written.ending)"
+        )
+      }
+    } catch {
+      unlink(url.path)
+      throw error
+    }
+    let hits = placeholders.hits
+    return ExportSummary(
+      actions: written.count,
+      cutActions: cut,
+      bytes: output.count,
+      records: records,
+      redactedValues: (options.redactions.state + options.redactions.actions)
+        .reduce(0) { $0 + (hits[$1.description] ?? 0) },
+      unmatched: Redactions(
+        statePaths: options.redactions.state.filter { hits[$0.description] == nil },
+        actionPaths: options.redactions.actions.filter { hits[$0.description] == nil }
+      )
+    )
+  }
+
+  /// The last action to leave out so that an export fits in `limit` bytes, estimated from the
+  /// index: 0 when the whole recording fits, ``count`` when not even the last action does.
+  public func cutPoint(fittingIn limit: Int) -> Int {
+    let end = self.byteCount
+    let headerWithoutState = self.headerLine.payloadLength + 256
+    func estimate(_ cut: Int) -> Int {
+      guard cut < self.count else { return headerWithoutState }
+      let checkpoint = self.checkpoint(atOrBefore: cut)
+      let state =
+        checkpoint == 0
+        ? self.headerLine.payloadLength
+        : (self.checkpointLines[checkpoint]?.payloadLength ?? 0)
+      return headerWithoutState + state + (end - self.actions.lines[cut].offset)
+    }
+    var low = 0
+    var high = self.count
+    while low < high {
+      let middle = (low + high) / 2
+      if estimate(middle) <= limit { high = middle } else { low = middle + 1 }
+    }
+    return low
+  }
+
+  /// The raw JSON of a top-level member of a record.
+  private func member(_ name: String, of line: LineRange) throws -> [UInt8] {
+    try self.storage.withUnsafeBytes { bytes in
+      let payload = UnsafeRawBufferPointer(
+        rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)]
+      )
+      guard let member = try JSONBytes.members(of: payload).first(where: { $0.key == name }) else {
+        throw ActionLogError.undecodable(
+          record: line.record, offset: line.offset, codingPath: name, reason: "the field is missing"
+        )
+      }
+      return Array(payload[member.value])
+    }
+  }
+}
+
+/// Writes a whole file under a new name: beside it first, then linked into place, so the name
+/// never holds a partial file and an existing file is never replaced.
+private func writeNewFile(_ url: URL, _ bytes: [UInt8]) throws {
+  if FileManager.default.fileExists(atPath: url.path) {
+    throw ActionLogError.fileExists(path: url.path)
+  }
+  let temporary = url.deletingLastPathComponent()
+    .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+  unlink(temporary.path)
+  let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+  guard descriptor >= 0 else {
+    throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
+  }
+  defer { unlink(temporary.path) }
+  var failure: String?
+  bytes.withUnsafeBytes { buffer in
+    var written = 0
+    while written < buffer.count {
+      let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
+      if result < 0 {
+        if errno == EINTR { continue }
+        failure = String(cString: strerror(errno))
+        return
+      }
+      written += result
+    }
+  }
+  if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
+  if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
+  if let failure { throw ActionLogError.writeFailed(path: url.path, reason: failure) }
+  guard link(temporary.path, url.path) == 0 else {
+    let code = errno
+    if code == EEXIST { throw ActionLogError.fileExists(path: url.path) }
+    throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(code)))
+  }
+}

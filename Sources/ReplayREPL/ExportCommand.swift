@@ -1,0 +1,185 @@
+import ActionLog
+import ArgumentParser
+import Foundation
+import TimeTravel
+
+extension ReplayCommand {
+  /// `replay export FILE -o OUT`: a recording as a self-contained bug-report attachment.
+  struct Export: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Write a recording as an attachment for a bug report.",
+      discussion: """
+        Writes a new recording with facts about the app in its header (--app-version, --os, \
+        --description), more values redacted (--redact-state, --redact-action: paths as \
+        todos[*].title, user.email or **.password; the values become ‹redacted N›), and \
+        optionally only its last actions (--last, --max-size). What was damaged or torn in the \
+        original is left out. The new file is checked the way "replay verify --integrity" \
+        checks one, and the original is never changed.
+
+        A cut keeps the last actions and starts the new recording from the state before them: \
+        replayed from the nearest checkpoint when this replay has the feature, otherwise the \
+        recorded checkpoint at or before the cut (so a few more actions are kept).
+
+        Examples:
+          $ replay export app.actionlog -o bug-1234.actionlog --description "The list jumps"
+          $ replay export app.actionlog -o bug.actionlog --last 500 --redact-state "user.email"
+          $ replay export app.actionlog -o bug.actionlog --max-size 5MB
+        """
+    )
+
+    @OptionGroup var recording: RecordingOptions
+
+    @Option(name: [.short, .customLong("output")], help: "The attachment to write (.actionlog).")
+    var output: String
+
+    @Option(help: "What went wrong, in the reporter's words.")
+    var description: String?
+
+    @Option(help: "The app's version.")
+    var appVersion: String?
+
+    @Option(help: "The operating system the recording was made on (default: this one's, unless the recording says).")
+    var os: String?
+
+    @Option(help: "Another state path to redact (repeatable).")
+    var redactState: [String] = []
+
+    @Option(help: "Another action path to redact (repeatable).")
+    var redactAction: [String] = []
+
+    @Option(help: "Keep only the last N actions.")
+    var last: Int?
+
+    @Option(help: "Keep only as many of the last actions as fit in SIZE bytes (suffixes K, KB, MB, GB).")
+    var maxSize: String?
+
+    @Flag(help: "Replace OUT if it exists.")
+    var force = false
+
+    func run() throws {
+      try self.reportingFailures {
+        let redactions: Redactions
+        do {
+          redactions = try Redactions(state: self.redactState, actions: self.redactAction)
+        } catch {
+          throw CommandFailure("\(error)", code: 2)
+        }
+        if let last = self.last, last < 0 {
+          throw CommandFailure("--last takes a number of actions, 0 or more: not \(last).", code: 2)
+        }
+        let limit = try self.maxSize.map(Self.parseSize)
+        let recording = try self.recording.open()
+        let source = URL(fileURLWithPath: self.recording.file).standardizedFileURL
+        let destination = URL(fileURLWithPath: self.output).standardizedFileURL
+        guard source != destination else {
+          throw CommandFailure("-o names the recording itself: write the attachment elsewhere.", code: 2)
+        }
+        let manager = FileManager.default
+        if manager.fileExists(atPath: destination.path) {
+          guard self.force else {
+            throw CommandFailure("\(destination.path) exists: give --force to replace it.", code: 2)
+          }
+        }
+        for note in Open.notes(on: recording) {
+          FileHandle.standardError.write(Data("\(note)\n".utf8))
+        }
+
+        var metadata: [String: String] = [:]
+        if let description = self.description { metadata["description"] = description }
+        if let appVersion = self.appVersion { metadata["appVersion"] = appVersion }
+        if let os = self.os {
+          metadata["os"] = os
+        } else if recording.header.metadata["os"] == nil {
+          metadata["os"] = ProcessInfo.processInfo.operatingSystemVersionString
+        }
+
+        var wanted = 0
+        if let last = self.last { wanted = max(wanted, recording.count - last) }
+        if let limit { wanted = max(wanted, recording.cutPoint(fittingIn: limit)) }
+        let session: (any TimelineSession)? = wanted > 0 ? Open.session(for: recording) : nil
+        var cutNote: String?
+        var cut: ExportOptions.Cut?
+        if wanted > 0, let session {
+          if recording.checkpoints.contains(wanted) {
+            cut = ExportOptions.Cut(after: wanted)
+          } else if let state = try session.encodedState(at: wanted) {
+            cut = ExportOptions.Cut(after: wanted, state: state)
+          } else {
+            let checkpoint = recording.checkpoint(atOrBefore: wanted)
+            cut = checkpoint == 0 ? nil : ExportOptions.Cut(after: checkpoint)
+            cutNote = """
+              note: the cut is at the checkpoint after step \(checkpoint), the nearest before step \
+              \(wanted): this replay cannot re-run "\(recording.header.feature)" to start exactly there.
+              """
+          }
+        }
+
+        let temporary = destination.deletingLastPathComponent()
+          .appendingPathComponent(".\(destination.lastPathComponent).export")
+        try? manager.removeItem(at: temporary)
+        let summary: ExportSummary
+        do {
+          summary = try recording.export(
+            to: temporary,
+            options: ExportOptions(metadata: metadata, redactions: redactions, cut: cut)
+          )
+        } catch let error as ActionLogError {
+          throw CommandFailure(error.description)
+        }
+        if manager.fileExists(atPath: destination.path) {
+          _ = try manager.replaceItemAt(destination, withItemAt: temporary)
+        } else {
+          try manager.moveItem(at: temporary, to: destination)
+        }
+
+        if let cutNote { FileHandle.standardError.write(Data("\(cutNote)\n".utf8)) }
+        var lines = [
+          "Wrote \(self.output): \(summary.actions) actions"
+            + (summary.cutActions > 0
+              ? " (steps \(summary.cutActions + 1)–\(recording.count) of \(recording.count))"
+              : ""),
+          "  size       \(summary.bytes) bytes"
+            + (limit.map { summary.bytes > $0 ? " (over the \($0)-byte limit: the last action alone is larger)" : "" } ?? ""),
+        ]
+        let written = try Recording(contentsOf: destination)
+        let facts = written.header.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        if !facts.isEmpty { lines.append("  metadata   \(facts.joined(separator: ", "))") }
+        if let redacted = redactionSummary(written.header.redactions) {
+          lines.append("  redacted   \(redacted)")
+        }
+        if !redactions.isEmpty {
+          lines.append("  this time  \(summary.redactedValues) values redacted")
+        }
+        lines.append(
+          "  integrity  \(summary.records) records, every checksum and the header checked; \(written.ending)"
+        )
+        print(lines.joined(separator: "\n"))
+        let unmatched = summary.unmatched.state.map { "state path \($0)" }
+          + summary.unmatched.actions.map { "action path \($0)" }
+        for path in unmatched {
+          FileHandle.standardError.write(
+            Data("warning: the \(path) matched no value: check its spelling (cut -c10- \(self.output) | jq).\n".utf8)
+          )
+        }
+      }
+    }
+
+    /// `5MB` → 5,000,000; `512K` → 512,000; `1000` → 1,000.
+    static func parseSize(_ text: String) throws -> Int {
+      let upper = text.uppercased().trimmingCharacters(in: .whitespaces)
+      let units: [(String, Int)] = [
+        ("GB", 1_000_000_000), ("MB", 1_000_000), ("KB", 1_000), ("G", 1_000_000_000),
+        ("M", 1_000_000), ("K", 1_000), ("B", 1),
+      ]
+      for (suffix, scale) in units where upper.hasSuffix(suffix) {
+        if let number = Double(upper.dropLast(suffix.count).trimmingCharacters(in: .whitespaces)),
+          number > 0
+        {
+          return Int(number * Double(scale))
+        }
+      }
+      if let number = Int(upper), number > 0 { return number }
+      throw CommandFailure("--max-size takes a size such as 5MB, 512K or 100000: not \"\(text)\".", code: 2)
+    }
+  }
+}

@@ -1,0 +1,188 @@
+import ActionLog
+import ComposableArchitecture
+import ExampleFeatures
+import Foundation
+import TestSupport
+import Testing
+import TimeTravel
+
+/// `replay export`: bug-report attachments.
+@Suite struct ExportTests {
+  static let root = ReplayCommandTests.root
+  static let todos = root.appendingPathComponent("Recordings/todos.actionlog")
+
+  @Test func anAttachmentWithMetadataRedactionAndTheLastActions() async throws {
+    let directory = TemporaryDirectory()
+    let output = directory.file("bug.actionlog")
+    let result = try await run(
+      "replay",
+      [
+        "export", "Recordings/todos.actionlog", "-o", output.path,
+        "--description", "The list jumps when I tick two todos", "--app-version", "1.4.2",
+        "--os", "iOS 18.1", "--redact-state", "todos[*].description",
+        "--redact-action", "**.textFieldChanged", "--last", "40",
+      ],
+      in: Self.root
+    )
+    #expect(
+      result
+        == ProcessResult(
+          status: 0,
+          output: """
+            Wrote \(output.path): 40 actions (steps 100–139 of 139)
+              size       9659 bytes
+              metadata   app=ExampleFeatures, appVersion=1.4.2, cutFrom=actions 100–139 of 139, recorded from 2025-11-22T02:53:20.000Z, description=The list jumps when I tick two todos, os=iOS 18.1, session=Tools/record-samples
+              redacted   state todos[*].description; actions **.textFieldChanged (shown as ‹redacted N›)
+              this time  36 values redacted
+              integrity  44 records, every checksum and the header checked; complete
+
+            """,
+          errors: ""
+        )
+    )
+    let bytes = try String(contentsOf: output, encoding: .utf8)
+    for chore in ["Buy milk", "Walk the dog", "Call Mum", "Water the plants", "Bake bread"] {
+      #expect(!bytes.contains(chore))
+    }
+    let integrity = try await run("replay", ["verify", "--integrity", output.path], in: Self.root)
+    #expect(integrity.status == 0)
+    let verify = try await run("replay", ["verify", output.path], in: Self.root)
+    #expect(verify.output == "bug.actionlog: today's reducer reproduces all 2 checkpoints of 40 actions.\n")
+  }
+
+  @Test func aCutRecordingReplaysTheSameStatesAsTheOriginal() async throws {
+    let directory = TemporaryDirectory()
+    let output = directory.file("last.actionlog")
+    let result = try await run(
+      "replay", ["export", "Recordings/todos.actionlog", "-o", output.path, "--last", "45", "--os", "Linux"],
+      in: Self.root
+    )
+    #expect(result.status == 0, "\(result.errors)")
+    let original = try Recording(contentsOf: Self.todos)
+    let cut = try Recording(contentsOf: output)
+    #expect(cut.count == 45)
+    #expect(cut.ending == .clean)
+    #expect(
+      abs(cut.header.startedAt.timeIntervalSince(original.header.startedAt) - 94 * 0.35) < 0.001,
+      "the start moves to the cut"
+    )
+    let offset = original.count - 45
+    let originalTimeline = try Timeline(recording: original, reducer: Todos(), feature: "todos")
+    let cutTimeline = try Timeline(recording: cut, reducer: Todos(), feature: "todos")
+    for step in 0...45 {
+      if step > 0 {
+        let action = try cut.action(step, as: Todos.Action.self)
+        let source = try original.action(step + offset, as: Todos.Action.self)
+        #expect(action.action == source.action)
+        #expect(action.time == source.time - original.time(ofAction: offset))
+        switch (action.origin, source.origin) {
+        case (.send, .send): break
+        case let (.effect(parent), .effect(sourceParent)):
+          #expect(parent == sourceParent - offset)
+        case (.send, .effect), (.effect, .send):
+          Issue.record("step \(step): \(action.origin) for \(source.origin)")
+        }
+      }
+      try cutTimeline.goto(step)
+      try originalTimeline.goto(step + offset)
+      #expect(cutTimeline.state == originalTimeline.state, "step \(step)")
+    }
+  }
+
+  @Test func aSizeLimitKeepsTheLastActionsThatFit() async throws {
+    let directory = TemporaryDirectory()
+    let output = directory.file("small.actionlog")
+    let result = try await run(
+      "replay", ["export", "Recordings/todos.actionlog", "-o", output.path, "--max-size", "8KB", "--os", "Linux"],
+      in: Self.root
+    )
+    #expect(result.status == 0, "\(result.errors)")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
+    #expect(size <= 8_000)
+    #expect(size > 4_000, "the limit is used, not wasted")
+    let cut = try Recording(contentsOf: output)
+    #expect(cut.count > 10 && cut.count < 139)
+    #expect(result.output.hasPrefix("Wrote \(output.path): \(cut.count) actions (steps \(140 - cut.count)–139 of 139)\n"))
+  }
+
+  @MainActor
+  @Test func aFeatureThisReplayLacksIsCutAtARecordedCheckpoint() async throws {
+    let directory = TemporaryDirectory()
+    let file = directory.file("thermostat.actionlog")
+    try Thermostat.record(to: file, feature: "thermostat")
+    let output = directory.file("out.actionlog")
+    let result = try await run(
+      "replay", ["export", file.path, "-o", output.path, "--last", "2", "--os", "Linux"], in: Self.root
+    )
+    #expect(result.status == 0)
+    #expect(
+      result.errors == """
+        note: the cut is at the checkpoint after step 2, the nearest before step 3: this replay cannot re-run "thermostat" to start exactly there.
+
+        """
+    )
+    let cut = try Recording(contentsOf: output)
+    #expect(cut.count == 3)
+    #expect(try cut.initialState(as: Thermostat.State.self) == Thermostat.State(target: 22))
+    #expect(try cut.checkpoint(after: 3, as: Thermostat.State.self) == Thermostat.State(target: 23))
+  }
+
+  @Test func aRecordingCutShortIsExportedUpToItsLastWholeRecord() async throws {
+    let directory = TemporaryDirectory()
+    let torn = directory.file("torn.actionlog")
+    let bytes = try Data(contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
+    try bytes.prefix(bytes.count / 2).write(to: torn)
+    let original = try Recording(contentsOf: torn)
+    let output = directory.file("out.actionlog")
+    let result = try await run("replay", ["export", torn.path, "-o", output.path, "--os", "Linux"], in: Self.root)
+    #expect(result.status == 0)
+    #expect(result.errors.hasPrefix("warning: the recording is cut short: the last "))
+    #expect(result.output.contains("integrity  "))
+    #expect(result.output.contains("cut short: no end record (the recorder did not close it)"))
+    let exported = try Recording(contentsOf: output)
+    #expect(exported.count == original.count)
+    #expect(exported.ending == .unterminated)
+    for step in 1...original.count {
+      #expect(
+        try exported.action(step, as: CounterFeature.Action.self)
+          == original.action(step, as: CounterFeature.Action.self)
+      )
+    }
+  }
+
+  @Test func badRequestsChangeNothing() async throws {
+    let directory = TemporaryDirectory()
+    let existing = directory.file("existing.actionlog")
+    try Data("keep me".utf8).write(to: existing)
+    let cases: [([String], String)] = [
+      (
+        ["-o", existing.path],
+        "replay: \(existing.path) exists: give --force to replace it.\n"
+      ),
+      (
+        ["-o", directory.file("a.actionlog").path, "--redact-state", "todos[x]"],
+        "replay: The redaction path \"todos[x]\" is not valid at character 7: an index is a number or *, not \"x\". Write paths as todos[*].title, user.email or **.password.\n"
+      ),
+      (
+        ["-o", directory.file("b.actionlog").path, "--max-size", "lots"],
+        "replay: --max-size takes a size such as 5MB, 512K or 100000: not \"lots\".\n"
+      ),
+      (
+        ["-o", directory.file("c.actionlog").path, "--last=-3"],
+        "replay: --last takes a number of actions, 0 or more: not -3.\n"
+      ),
+      (
+        ["-o", "Recordings/todos.actionlog"],
+        "replay: -o names the recording itself: write the attachment elsewhere.\n"
+      ),
+    ]
+    for (arguments, message) in cases {
+      let result = try await run(
+        "replay", ["export", "Recordings/todos.actionlog"] + arguments, in: Self.root
+      )
+      #expect(result == ProcessResult(status: 2, output: "", errors: message))
+    }
+    #expect(try String(contentsOf: existing, encoding: .utf8) == "keep me")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["existing.actionlog"])
+  }
+}
