@@ -127,6 +127,16 @@ func redactionSummary(_ redactions: Redactions) -> String? {
   return parts.isEmpty ? nil : parts.joined(separator: "; ") + " (shown as ‹redacted N›)"
 }
 
+/// `1 checkpoint`, `3 checkpoints`.
+func counted(_ count: Int, _ noun: String) -> String {
+  "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+/// `the checkpoint`, `all 3 checkpoints`.
+func everyCheckpoint(_ count: Int) -> String {
+  count == 1 ? "the checkpoint" : "all \(count) checkpoints"
+}
+
 /// `2025-11-22T02:53:20.000Z`.
 func iso8601(_ date: Date) -> String {
   let formatter = ISO8601DateFormatter()

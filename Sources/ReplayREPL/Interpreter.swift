@@ -277,7 +277,7 @@ final class Interpreter {
       let recording = self.session.recording
       var text = """
         \(recording.header.feature): \(recording.count) actions over \(seconds(recording.duration)), \
-        \(recording.checkpoints.count) checkpoints, \(recording.ending)
+        \(counted(recording.checkpoints.count, "checkpoint")), \(recording.ending)
         """
       if let redacted = redactionSummary(recording.header.redactions) {
         text += "\nRedacted at record time: \(redacted)."
@@ -468,7 +468,7 @@ final class Interpreter {
     guard let divergence else {
       let recording = self.session.recording
       return """
-        Today's reducer reproduces all \(recording.checkpoints.count) checkpoints of \
+        Today's reducer reproduces \(everyCheckpoint(recording.checkpoints.count)) of \
         \(recording.count) actions.
         """
     }

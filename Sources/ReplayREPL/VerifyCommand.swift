@@ -49,7 +49,7 @@ extension ReplayCommand {
         }
         let name = URL(fileURLWithPath: self.recording.file).lastPathComponent
         print(
-          "\(name): today's reducer reproduces all \(recording.checkpoints.count) checkpoints of \(recording.count) actions."
+          "\(name): today's reducer reproduces \(everyCheckpoint(recording.checkpoints.count)) of \(recording.count) actions."
         )
         if recording.ending != .clean {
           print("note: the recording is \(recording.ending); only its whole records were verified.")
@@ -86,7 +86,7 @@ extension ReplayCommand {
         """
         \(name) is intact: the header (format \(recording.header.format), feature \
         "\(recording.header.feature)"), \(recording.count) actions and \
-        \(recording.checkpoints.count) checkpoints, every checksum matching, and the end record.
+        \(counted(recording.checkpoints.count, "checkpoint")), every checksum matching, and the end record.
         """
       )
     }
