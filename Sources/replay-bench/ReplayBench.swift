@@ -14,8 +14,8 @@ import TimeTravel
 ///     $ replay-bench [--quick]
 ///
 /// Build it in release mode (`Tools/bench` does). `--quick` uses smaller sizes, for a smoke run.
-/// For profilers: `--send N` only sends N todos actions to a store, and `--open FILE` only opens
-/// FILE ten times.
+/// For profilers: `--send N [--recording FILE]` only sends N todos actions to a store (recording
+/// them to FILE), and `--open FILE` only opens FILE ten times.
 @main
 struct ReplayBench {
   @MainActor
@@ -25,13 +25,25 @@ struct ReplayBench {
     if let index = CommandLine.arguments.firstIndex(of: "--send"), index + 1 < CommandLine.arguments.count,
       let count = Int(CommandLine.arguments[index + 1])
     {
+      // With `--recording FILE`, a recorder records them to FILE.
+      let recorder = try CommandLine.arguments.firstIndex(of: "--recording").map { index in
+        try RecorderOf<Todos>(
+          url: URL(fileURLWithPath: CommandLine.arguments[index + 1]), feature: "todos",
+          initialState: Todos.State(), options: LogWriter.Options(syncPolicy: .never)
+        )
+      }
       let store = Store(initialState: Todos.State()) {
-        Todos()
+        if let recorder {
+          Todos().recording(to: recorder)
+        } else {
+          Todos()
+        }
       } withDependencies: {
         $0.uuid = .incrementing
         $0.continuousClock = ImmediateClock()
       }
       for action in self.todosScript(count: count) { store.send(action) }
+      try recorder?.close()
       print(store.todos.count)
       return
     }

@@ -38,7 +38,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
 
   private struct Progress {
     var lastSeq = 0
-    var lastState: State
+    /// The state after `lastSeq`, for the checkpoint at close; dropped while the next action
+    /// is reduced (see `begin`).
+    var lastState: State?
     var lastCheckpoint = 0
     var ids = ActionIDMap()
     var isClosed = false
@@ -131,7 +133,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     let final: (seq: Int, state: State)? = self.progress.withValue {
       guard !$0.isClosed else { return nil }
       $0.isClosed = true
-      return $0.lastSeq > $0.lastCheckpoint ? ($0.lastSeq, $0.lastState) : nil
+      guard $0.lastSeq > $0.lastCheckpoint, let state = $0.lastState else { return nil }
+      return ($0.lastSeq, state)
     }
     if let final {
       self.writer.append(.checkpoint(seq: final.seq, state: final.state))
@@ -179,6 +182,10 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   func begin(context: ActionContext?) -> (seq: Int, origin: RecordedOrigin)? {
     self.progress.withValue { progress in
       guard !progress.isClosed else { return nil }
+      // NB: Holding the last state shares its storage with the store's: the reducer's next
+      // mutation would copy every collection in it, a cost that grows with the state. Let go of
+      // it while the reducer runs; `finish` keeps the new one.
+      progress.lastState = nil
       progress.lastSeq += 1
       let seq = progress.lastSeq
       var origin = RecordedOrigin.send

@@ -31,12 +31,19 @@ where Base.State: Encodable & Sendable, Base.Action: Encodable & Sendable {
     guard let (seq, origin) = self.recorder.begin(context: context) else {
       return self.base.reduce(into: &state, action: action)
     }
-    // NB: Outside a store there is no action context; give the call one, so the reads made
-    // inside it are told apart from those of effects.
-    let actionContext = context ?? ActionContext(id: UInt64(seq), origin: .send)
-    let (effects, captured) = ActionContext.$current.withValue(actionContext) {
-      self.recorder.capture.capture(actionID: actionContext.id) {
+    let (effects, captured): (Effect<Base.Action>, CapturedValues)
+    if let context {
+      (effects, captured) = self.recorder.capture.capture(actionID: context.id) {
         self.base.reduce(into: &state, action: action)
+      }
+    } else {
+      // NB: Outside a store there is no action context; give the call one, so the reads made
+      // inside it are told apart from those of effects.
+      let context = ActionContext(id: UInt64(seq), origin: .send)
+      (effects, captured) = ActionContext.$current.withValue(context) {
+        self.recorder.capture.capture(actionID: context.id) {
+          self.base.reduce(into: &state, action: action)
+        }
       }
     }
     self.recorder.finish(seq: seq, origin: origin, action: action, captured: captured, state: state)
