@@ -85,7 +85,7 @@ public final class Recording: Sendable {
   ///   - limits: Bounds on record length and JSON depth.
   ///   - codec: Decodes payloads.
   ///   - progress: Called now and then with the bytes read so far and the total.
-  public init(
+  public convenience init(
     data: Data,
     url: URL? = nil,
     recovery: RecoveryMode = .stopAtFirstDamage,
@@ -93,9 +93,26 @@ public final class Recording: Sendable {
     codec: any RecordCodec = FoundationJSONCodec(),
     progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil
   ) throws {
+    try self.init(
+      data: data, url: url, recovery: recovery, limits: limits, codec: codec, progress: progress,
+      strategy: .automatic
+    )
+  }
+
+  /// Reads a recording with a given scan strategy (tests compare them).
+  init(
+    data: Data,
+    url: URL? = nil,
+    recovery: RecoveryMode = .stopAtFirstDamage,
+    limits: ReadLimits = .default,
+    codec: any RecordCodec = FoundationJSONCodec(),
+    progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil,
+    strategy: FastScan.Strategy
+  ) throws {
     let path = url?.path ?? "the recording"
     var scanner = Scanner(
-      path: path, recovery: recovery, limits: limits, codec: codec, progress: progress
+      path: path, recovery: recovery, limits: limits, codec: codec, progress: progress,
+      strategy: strategy
     )
     try data.withUnsafeBytes { try scanner.scan($0) }
     guard let header = scanner.header, let headerLine = scanner.headerLine else {
@@ -290,13 +307,21 @@ extension RecordedAction: Equatable where Action: Equatable {}
 struct LineRange: Sendable {
   var record: Int
   var offset: Int
-  var payloadStart: Int
   var payloadLength: Int
+
+  init(record: Int, offset: Int, payloadLength: Int) {
+    self.record = record
+    self.offset = offset
+    self.payloadLength = payloadLength
+  }
 
   /// A stand-in for an action the recorder could not record.
   static func unrecorded(record: Int, offset: Int) -> Self {
-    Self(record: record, offset: offset, payloadStart: 0, payloadLength: -1)
+    Self(record: record, offset: offset, payloadLength: -1)
   }
+
+  /// Where the payload starts: after the checksum and its space.
+  var payloadStart: Int { self.offset + Framing.prefixLength }
 
   var length: Int { self.payloadLength }
 }

@@ -14,6 +14,7 @@ struct Scanner {
   let limits: ReadLimits
   let codec: any RecordCodec
   let progress: ((Int, Int) -> Void)?
+  let strategy: FastScan.Strategy
 
   private(set) var header: LogHeader?
   private(set) var headerLine: LineRange?
@@ -30,8 +31,10 @@ struct Scanner {
     recovery: RecoveryMode,
     limits: ReadLimits,
     codec: any RecordCodec,
-    progress: ((Int, Int) -> Void)?
+    progress: ((Int, Int) -> Void)?,
+    strategy: FastScan.Strategy = .automatic
   ) {
+    self.strategy = strategy
     self.path = path
     self.recovery = recovery
     self.limits = limits
@@ -106,6 +109,22 @@ struct Scanner {
       }
       if record == 1 {
         try self.readHeader(line, offset: lineStart)
+        let threshold: Int? =
+          switch self.strategy {
+          case .automatic: FastScan.parallelThreshold
+          case let .parallel(from): from
+          case .sequential: nil
+          }
+        if let threshold,
+          let fast = FastScan.scan(
+            bytes, from: offset, maximumLineLength: self.limits.maximumRecordLength,
+            parallelFrom: threshold
+          )
+        {
+          self.adopt(fast)
+          self.progress?(total, total)
+          return
+        }
         continue
       }
       switch self.read(line, record: record, offset: lineStart) {
@@ -123,6 +142,20 @@ struct Scanner {
       }
     }
     self.progress?(total, total)
+  }
+
+  /// Takes the index of a healthy recording scanned in parallel.
+  private mutating func adopt(_ fast: FastScan.Result) {
+    self.actions.lines = fast.lines
+    self.actions.times = fast.times
+    self.actions.triggers = fast.triggers
+    self.checkpointLines = fast.checkpoints
+    if let endTime = fast.endTime {
+      self.ending = .clean
+      self.endTime = endTime
+    } else if let torn = fast.tornTail {
+      self.ending = .tornTail(offset: torn.offset, length: torn.length)
+    }
   }
 
   private enum Outcome {
@@ -203,7 +236,6 @@ struct Scanner {
     self.headerLine = LineRange(
       record: 1,
       offset: offset,
-      payloadStart: offset + Framing.prefixLength,
       payloadLength: line.count - Framing.prefixLength
     )
   }
@@ -237,7 +269,6 @@ struct Scanner {
     let range = LineRange(
       record: record,
       offset: offset,
-      payloadStart: offset + Framing.prefixLength,
       payloadLength: payload.count
     )
     let expected = self.actions.count + 1
