@@ -21,8 +21,9 @@ extension ReplayCommand {
         recorded checkpoint at or before the cut (so a few more actions are kept).
 
         Examples:
-          $ replay export app.actionlog -o bug-1234.actionlog --description "The list jumps"
-          $ replay export app.actionlog -o bug.actionlog --last 500 --redact-state "user.email"
+          $ replay export app.actionlog -o bug.actionlog --description "It jumps"
+          $ replay export app.actionlog -o bug.actionlog --redact-state user.email
+          $ replay export app.actionlog -o bug.actionlog --last 500
           $ replay export app.actionlog -o bug.actionlog --max-size 5MB
         """
     )

@@ -19,7 +19,8 @@ extension ReplayCommand {
         give another with --reducer.
 
         Example:
-          $ replay export-test crash.actionlog --name checkout-crash --tests Tests/RecordingTests
+          $ replay export-test crash.actionlog --name checkout-crash \\
+              --tests Tests/RecordingTests
         """
     )
 

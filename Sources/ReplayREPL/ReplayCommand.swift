@@ -35,7 +35,7 @@ public struct ReplayCommand: ParsableCommand {
         $ replay list Recordings/todos.actionlog --from 10 --to 20
         $ replay verify Recordings/todos.actionlog
         $ replay verify --integrity bug-report.actionlog
-        $ replay export app.actionlog -o bug-report.actionlog --description "The list jumps"
+        $ replay export app.actionlog -o bug-report.actionlog --last 500
         $ replay export-test bug-report.actionlog --name checkout-crash
       """,
     subcommands: [Open.self, Info.self, List.self, Verify.self, Export.self, ExportTest.self],
