@@ -45,11 +45,9 @@ static uint32_t crc32c_software(uint32_t crc, const uint8_t *p, size_t n) {
 
 __attribute__((target("sse4.2"))) static uint32_t crc32c_hardware(uint32_t crc,
                                                                    const uint8_t *p, size_t n) {
+  // Unaligned eight-byte loads cost x86 nothing, and the one-byte instruction costs as much as
+  // the eight-byte one: no alignment prologue, and a tail of at most three instructions.
   uint64_t c = crc;
-  while (n && ((uintptr_t)p & 7)) {
-    c = _mm_crc32_u8((uint32_t)c, *p++);
-    n--;
-  }
   while (n >= 8) {
     uint64_t word;
     __builtin_memcpy(&word, p, 8);
@@ -57,8 +55,23 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_hardware(uint32_t crc,
     p += 8;
     n -= 8;
   }
-  while (n--) c = _mm_crc32_u8((uint32_t)c, *p++);
-  return (uint32_t)c;
+  uint32_t c32 = (uint32_t)c;
+  if (n >= 4) {
+    uint32_t word;
+    __builtin_memcpy(&word, p, 4);
+    c32 = _mm_crc32_u32(c32, word);
+    p += 4;
+    n -= 4;
+  }
+  if (n >= 2) {
+    uint16_t word;
+    __builtin_memcpy(&word, p, 2);
+    c32 = _mm_crc32_u16(c32, word);
+    p += 2;
+    n -= 2;
+  }
+  if (n) c32 = _mm_crc32_u8(c32, *p);
+  return c32;
 }
 #endif
 

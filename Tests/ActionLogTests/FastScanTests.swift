@@ -49,6 +49,36 @@ import Testing
     }
   }
 
+  @Test func checksumsAndIntegersAreReadAsTheSimpleReaderReadsThem() {
+    var generator = SystemRandomNumberGenerator()
+    // Every checksum with one character changed to each byte value, against the byte-wise reader.
+    for _ in 0..<64 {
+      let value = UInt32.random(in: .min ... .max, using: &generator)
+      let hex = String(value, radix: 16)
+      var line = Array((String(repeating: "0", count: 8 - hex.count) + hex + " {}").utf8)
+      #expect(line.withUnsafeBufferPointer { FastScan.parseChecksum($0.baseAddress!) } == value)
+      let position = Int.random(in: 0..<8, using: &generator)
+      for byte in UInt8.min...UInt8.max {
+        line[position] = byte
+        let expected = line.withUnsafeBytes { Framing.parsePrefix($0) }
+        #expect(line.withUnsafeBufferPointer { FastScan.parseChecksum($0.baseAddress!) } == expected)
+      }
+    }
+    // Integers of every length, with the text around them that the scan meets.
+    for digits in 1...19 {
+      let number = String((0..<digits).map { _ in "0123456789".randomElement(using: &generator)! })
+      for tail in [",", "}", ",\"time\":12345678901234}", "x", ""] {
+        let text = Array((number + tail).utf8)
+        let parsed: Int64? = text.withUnsafeBufferPointer { buffer in
+          var cursor = buffer.baseAddress!
+          return FastScan.integer(at: &cursor, before: buffer.baseAddress! + buffer.count)
+        }
+        let valid = digits <= 18 && (tail.hasPrefix(",") || tail.hasPrefix("}"))
+        #expect(parsed == (valid ? Int64(number) : nil), "\(number)\(tail)")
+      }
+    }
+  }
+
   private func expectAgreement(
     _ data: Data, _ name: String = "", sourceLocation: SourceLocation = #_sourceLocation
   ) throws {

@@ -65,6 +65,8 @@ enum FastScan {
         self.results[index] = Chunk.scan(
           self.base, from: self.boundaries[index], to: self.boundaries[index + 1],
           firstRecord: index == 0 ? 2 : 1,
+          // NB: The first chunk's arrays become the whole index: room for every chunk's lines.
+          expectedBytes: index == 0 ? self.boundaries.last! - self.boundaries[0] : nil,
           isLast: index == self.results.count - 1, maximumLineLength: self.maximumLineLength
         )
       }
@@ -164,11 +166,11 @@ enum FastScan {
     /// Scans the lines in `start..<end`, numbering records from `firstRecord`; `nil` at anything
     /// but a healthy action, checkpoint or (last) end record.
     static func scan(
-      _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, firstRecord: Int, isLast: Bool,
-      maximumLineLength: Int
+      _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, firstRecord: Int,
+      expectedBytes: Int? = nil, isLast: Bool, maximumLineLength: Int
     ) -> Chunk? {
       var chunk = Chunk()
-      let estimate = (end - start) / 64
+      let estimate = (expectedBytes ?? (end - start)) / 64
       chunk.lines.reserveCapacity(estimate)
       chunk.times.reserveCapacity(estimate)
       chunk.triggers.reserveCapacity(estimate)
@@ -259,6 +261,18 @@ enum FastScan {
   ) -> Int64? {
     var value: Int64 = 0
     var digits = 0
+    // Eight bytes at a time while they are all there: count the leading digits, then combine
+    // them with three multiplications.
+    while end - cursor >= 8, digits < 16 {
+      let word = UInt64(littleEndian: UnsafeRawPointer(cursor).loadUnaligned(as: UInt64.self))
+      let count = leadingDigits(word)
+      if count > 0 {
+        value = value &* power10[count] &+ Int64(eightDigits(word << UInt64(64 - 8 * count)))
+        digits += count
+        cursor += count
+      }
+      if count < 8 { break }
+    }
     while cursor < end, digits < 18 {
       let digit = cursor.pointee &- UInt8(ascii: "0")
       guard digit < 10 else { break }
@@ -266,27 +280,54 @@ enum FastScan {
       digits += 1
       cursor += 1
     }
-    guard digits > 0, cursor < end,
+    guard digits > 0, digits <= 18, cursor < end,
       cursor.pointee == UInt8(ascii: ",") || cursor.pointee == UInt8(ascii: "}")
     else { return nil }
     return value
   }
 
-  /// The eight lowercase hex digits and the space in front of a payload.
+  static let power10: [Int64] = [1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000]
+
+  /// How many of the eight bytes, first byte in the low bits, are ASCII digits before the first
+  /// that is not.
+  @inline(__always)
+  static func leadingDigits(_ word: UInt64) -> Int {
+    let highNibbleWrong = (word & 0xF0F0_F0F0_F0F0_F0F0) ^ 0x3030_3030_3030_3030
+    let lowNibbleOver9 = ((word & 0x0F0F_0F0F_0F0F_0F0F) &+ 0x0606_0606_0606_0606) & 0xF0F0_F0F0_F0F0_F0F0
+    let notDigit = highNibbleWrong | lowNibbleOver9
+    return notDigit.trailingZeroBitCount / 8
+  }
+
+  /// Eight ASCII digits, first byte in the low bits and most significant (leading zero bytes
+  /// count as zeros), as a number.
+  @inline(__always)
+  static func eightDigits(_ word: UInt64) -> UInt64 {
+    var value = word & 0x0F0F_0F0F_0F0F_0F0F
+    value = (value &* 2561) >> 8
+    value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
+    return ((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
+  }
+
+  /// The eight lowercase hex digits and the space in front of a payload, eight bytes at once.
   @inline(__always)
   static func parseChecksum(_ line: UnsafePointer<UInt8>) -> UInt32? {
     guard line[8] == UInt8(ascii: " ") else { return nil }
-    var value: UInt32 = 0
-    var invalid: UInt8 = 0
-    for index in 0..<8 {
-      let byte = line[index]
-      let digit = byte &- UInt8(ascii: "0")
-      let letter = byte &- UInt8(ascii: "a")
-      let isDigit = digit < 10
-      invalid |= (isDigit || letter < 6) ? 0 : 1
-      value = value << 4 | UInt32(isDigit ? digit : letter &+ 10)
-    }
-    return invalid == 0 ? value : nil
+    let word = UInt64(littleEndian: UnsafeRawPointer(line).loadUnaligned(as: UInt64.self))
+    // Digits are 0x30...0x39 and letters 0x61...0x66: bit 6 tells them apart.
+    let isLetter = (word >> 6) & 0x0101_0101_0101_0101
+    let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ isLetter &* 9
+    let expectedHigh = 0x3030_3030_3030_3030 &+ isLetter &* 0x30
+    let overNine = (nibbles &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010
+    guard word & 0xF0F0_F0F0_F0F0_F0F0 == expectedHigh,
+      nibbles & 0xF0F0_F0F0_F0F0_F0F0 == 0,  // no letter above 'f'
+      overNine == isLetter &* 0x10  // digits at most 9, letters at least 'a'
+    else { return nil }
+    // The first character is the most significant nibble.
+    var value = nibbles.byteSwapped
+    value = (value | (value >> 4)) & 0x00FF_00FF_00FF_00FF
+    value = (value | (value >> 8)) & 0x0000_FFFF_0000_FFFF
+    value = (value | (value >> 16)) & 0x0000_0000_FFFF_FFFF
+    return UInt32(truncatingIfNeeded: value)
   }
 }
 
