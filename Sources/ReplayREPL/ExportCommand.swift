@@ -108,10 +108,16 @@ extension ReplayCommand {
           } else {
             let checkpoint = recording.checkpoint(atOrBefore: wanted)
             cut = checkpoint == 0 ? nil : ExportOptions.Cut(after: checkpoint)
-            cutNote = """
-              note: the cut is at the checkpoint after step \(checkpoint), the nearest before step \
-              \(wanted): this replay cannot re-run "\(recording.header.feature)" to start exactly there.
-              """
+            cutNote =
+              checkpoint == 0
+              ? """
+                note: every action is kept: there is no recorded checkpoint before step \(wanted + 1), \
+                and this replay cannot re-run "\(recording.header.feature)" to start there.
+                """
+              : """
+                note: the cut is at the checkpoint after step \(checkpoint), the nearest before step \
+                \(wanted): this replay cannot re-run "\(recording.header.feature)" to start exactly there.
+                """
           }
         }
 
@@ -136,11 +142,13 @@ extension ReplayCommand {
         if let cutNote { FileHandle.standardError.write(Data("\(cutNote)\n".utf8)) }
         var lines = [
           "Wrote \(self.output): \(summary.actions) actions"
-            + (summary.cutActions > 0
-              ? " (steps \(summary.cutActions + 1)–\(recording.count) of \(recording.count))"
-              : ""),
+            + (summary.cutActions == 0
+              ? ""
+              : summary.actions == 0
+                ? " (from the state after step \(recording.count), the last of \(recording.count))"
+                : " (steps \(summary.cutActions + 1)–\(recording.count) of \(recording.count))"),
           "  size       \(summary.bytes) bytes"
-            + (limit.map { summary.bytes > $0 ? " (over the \($0)-byte limit: the last action alone is larger)" : "" } ?? ""),
+            + (limit.map { summary.bytes > $0 ? " (over the \($0)-byte limit: the header and the state it starts from take more)" : "" } ?? ""),
         ]
         let written = try Recording(contentsOf: destination)
         let facts = written.header.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }

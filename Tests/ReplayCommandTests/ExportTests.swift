@@ -127,6 +127,43 @@ import TimeTravel
     #expect(try cut.checkpoint(after: 3, as: Thermostat.State.self) == Thermostat.State(target: 23))
   }
 
+  @MainActor
+  @Test func withNoCheckpointBeforeTheCutEveryActionIsKept() async throws {
+    let directory = TemporaryDirectory()
+    let file = directory.file("thermostat.actionlog")
+    try Thermostat.record(to: file, feature: "thermostat")
+    let output = directory.file("out.actionlog")
+    let result = try await run(
+      "replay", ["export", file.path, "-o", output.path, "--last", "4", "--os", "Linux"], in: Self.root
+    )
+    #expect(result.status == 0)
+    #expect(
+      result.errors == """
+        note: every action is kept: there is no recorded checkpoint before step 2, and this replay cannot re-run "thermostat" to start there.
+
+        """
+    )
+    #expect(try Recording(contentsOf: output).count == 5)
+  }
+
+  @Test func noActionsLeftStartFromTheLastState() async throws {
+    let directory = TemporaryDirectory()
+    let output = directory.file("none.actionlog")
+    let result = try await run(
+      "replay", ["export", "Recordings/counter.actionlog", "-o", output.path, "--last", "0", "--os", "Linux"],
+      in: Self.root
+    )
+    #expect(result.output.hasPrefix("Wrote \(output.path): 0 actions (from the state after step 118, the last of 118)\n"))
+    let exported = try Recording(contentsOf: output)
+    let original = try Recording(contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
+    #expect(exported.count == 0)
+    #expect(exported.header.metadata["cutFrom"] == "none of 118, recorded from 2025-11-22T02:53:20.000Z")
+    #expect(
+      try exported.initialState(as: CounterFeature.State.self)
+        == original.checkpoint(after: 118, as: CounterFeature.State.self)
+    )
+  }
+
   @Test func aRecordingCutShortIsExportedUpToItsLastWholeRecord() async throws {
     let directory = TemporaryDirectory()
     let torn = directory.file("torn.actionlog")

@@ -113,8 +113,8 @@ extension Recording {
     }
     var metadata = self.header.metadata.merging(options.metadata) { $1 }
     if cut > 0 {
-      metadata["cutFrom"] =
-        "actions \(cut + 1)–\(self.count) of \(self.count), recorded from \(self.header.startedAtText)"
+      let kept = cut == self.count ? "none" : "actions \(cut + 1)–\(self.count)"
+      metadata["cutFrom"] = "\(kept) of \(self.count), recorded from \(self.header.startedAtText)"
     }
     var header = self.header
     header.metadata = metadata
