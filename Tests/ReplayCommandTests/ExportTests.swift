@@ -105,23 +105,31 @@ import TimeTravel
     #expect(result.output.hasPrefix("Wrote \(output.path): \(cut.count) actions (steps \(140 - cut.count)–139 of 139)\n"))
   }
 
+  /// Exports the last actions of a five-action recording of a feature `replay` lacks, with a
+  /// checkpoint every two actions.
   @MainActor
-  @Test func aFeatureThisReplayLacksIsCutAtARecordedCheckpoint() async throws {
+  private func exportThermostat(last: Int) async throws -> (ProcessResult, Recording) {
     let directory = TemporaryDirectory()
     let file = directory.file("thermostat.actionlog")
     try Thermostat.record(to: file, feature: "thermostat")
     let output = directory.file("out.actionlog")
     let result = try await run(
-      "replay", ["export", file.path, "-o", output.path, "--last", "2", "--os", "Linux"], in: Self.root
+      "replay", ["export", file.path, "-o", output.path, "--last", "\(last)", "--os", "Linux"],
+      in: Self.root
     )
     #expect(result.status == 0)
+    return (result, try Recording(contentsOf: output))
+  }
+
+  @MainActor
+  @Test func aFeatureThisReplayLacksIsCutAtARecordedCheckpoint() async throws {
+    let (result, cut) = try await self.exportThermostat(last: 2)
     #expect(
       result.errors == """
         note: the cut is at the checkpoint after step 2, the nearest before step 3: this replay cannot re-run "thermostat" to start exactly there.
 
         """
     )
-    let cut = try Recording(contentsOf: output)
     #expect(cut.count == 3)
     #expect(try cut.initialState(as: Thermostat.State.self) == Thermostat.State(target: 22))
     #expect(try cut.checkpoint(after: 3, as: Thermostat.State.self) == Thermostat.State(target: 23))
@@ -129,21 +137,14 @@ import TimeTravel
 
   @MainActor
   @Test func withNoCheckpointBeforeTheCutEveryActionIsKept() async throws {
-    let directory = TemporaryDirectory()
-    let file = directory.file("thermostat.actionlog")
-    try Thermostat.record(to: file, feature: "thermostat")
-    let output = directory.file("out.actionlog")
-    let result = try await run(
-      "replay", ["export", file.path, "-o", output.path, "--last", "4", "--os", "Linux"], in: Self.root
-    )
-    #expect(result.status == 0)
+    let (result, exported) = try await self.exportThermostat(last: 4)
     #expect(
       result.errors == """
         note: every action is kept: there is no recorded checkpoint before step 2, and this replay cannot re-run "thermostat" to start there.
 
         """
     )
-    #expect(try Recording(contentsOf: output).count == 5)
+    #expect(exported.count == 5)
   }
 
   @Test func noActionsLeftStartFromTheLastState() async throws {
