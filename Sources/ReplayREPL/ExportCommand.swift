@@ -150,17 +150,16 @@ extension ReplayCommand {
           "  size       \(summary.bytes) bytes"
             + (limit.map { summary.bytes > $0 ? " (over the \($0)-byte limit: the header and the state it starts from take more)" : "" } ?? ""),
         ]
-        let written = try Recording(contentsOf: destination)
-        let facts = written.header.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let facts = summary.header.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         if !facts.isEmpty { lines.append("  metadata   \(facts.joined(separator: ", "))") }
-        if let redacted = redactionSummary(written.header.redactions) {
+        if let redacted = redactionSummary(summary.header.redactions) {
           lines.append("  redacted   \(redacted)")
         }
         if !redactions.isEmpty {
           lines.append("  this time  \(summary.redactedValues) values redacted")
         }
         lines.append(
-          "  integrity  \(summary.records) records, every checksum and the header checked; \(written.ending)"
+          "  integrity  \(summary.records) records, every checksum and the header checked; \(summary.ending)"
         )
         print(lines.joined(separator: "\n"))
         let unmatched = summary.unmatched.state.map { "state path \($0)" }

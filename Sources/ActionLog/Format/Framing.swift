@@ -24,21 +24,32 @@ enum Framing {
   /// The checksum written in front of a payload, or `nil` when the eight bytes are not lowercase
   /// hex digits followed by a space.
   static func parsePrefix(_ line: UnsafeRawBufferPointer) -> UInt32? {
-    guard line.count >= Self.prefixLength, let base = line.baseAddress,
-      base.load(fromByteOffset: 8, as: UInt8.self) == UInt8(ascii: " ")
+    guard line.count >= Self.prefixLength,
+      let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self)
     else { return nil }
-    var value: UInt32 = 0
-    for index in 0..<8 {
-      let byte = base.load(fromByteOffset: index, as: UInt8.self)
-      var digit = byte &- UInt8(ascii: "0")
-      if digit > 9 {
-        digit = byte &- UInt8(ascii: "a")
-        guard digit < 6 else { return nil }
-        digit += 10
-      }
-      value = value << 4 | UInt32(digit)
-    }
-    return value
+    return Self.parsePrefix(base)
+  }
+
+  /// The checksum in front of a payload at least nine bytes long, read eight bytes at once.
+  @inline(__always)
+  static func parsePrefix(_ line: UnsafePointer<UInt8>) -> UInt32? {
+    guard line[8] == UInt8(ascii: " ") else { return nil }
+    let word = UInt64(littleEndian: UnsafeRawPointer(line).loadUnaligned(as: UInt64.self))
+    // Digits are 0x30...0x39 and letters 0x61...0x66: bit 6 tells them apart.
+    let isLetter = (word >> 6) & 0x0101_0101_0101_0101
+    let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ isLetter &* 9
+    let expectedHigh = 0x3030_3030_3030_3030 &+ isLetter &* 0x30
+    let overNine = (nibbles &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010
+    guard word & 0xF0F0_F0F0_F0F0_F0F0 == expectedHigh,
+      nibbles & 0xF0F0_F0F0_F0F0_F0F0 == 0,  // no letter above 'f'
+      overNine == isLetter &* 0x10  // digits at most 9, letters at least 'a'
+    else { return nil }
+    // The first character is the most significant nibble.
+    var value = nibbles.byteSwapped
+    value = (value | (value >> 4)) & 0x00FF_00FF_00FF_00FF
+    value = (value | (value >> 8)) & 0x0000_FFFF_0000_FFFF
+    value = (value | (value >> 16)) & 0x0000_0000_FFFF_FFFF
+    return UInt32(truncatingIfNeeded: value)
   }
 
   private static let hexDigits = Array("0123456789abcdef".utf8)

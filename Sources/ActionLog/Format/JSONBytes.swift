@@ -251,7 +251,7 @@ enum JSONBytes {
         self.output.append(contentsOf: Array("null".utf8))
       } else if let matched,
         let placeholder = self.placeholders.placeholder(
-          for: Array(self.bytes[token])[...], isString: isString, path: matched
+          for: Array(self.bytes[token]), isString: isString, path: matched
         )
       {
         self.output.append(contentsOf: placeholder)

@@ -230,21 +230,18 @@ struct RedactionPlaceholders {
   }
 
   /// The placeholder for a string token (with its quotes) or a number token.
-  mutating func placeholder(for token: ArraySlice<UInt8>, isString: Bool, path: RedactionPath)
-    -> [UInt8]?
-  {
+  mutating func placeholder(for token: [UInt8], isString: Bool, path: RedactionPath) -> [UInt8]? {
     self.hits[path.description, default: 0] += 1
     if isString {
       if token.count == 2 { return nil }  // ""
       if Self.isPlaceholder(token) { return nil }
     }
-    let key = Array(token)
     let number: Int
-    if let known = self.numbers[key] {
+    if let known = self.numbers[token] {
       number = known
     } else {
       number = self.next
-      self.numbers[key] = number
+      self.numbers[token] = number
       self.next += 1
     }
     return isString ? Array("\"‹redacted \(number)›\"".utf8) : Array(String(number).utf8)
@@ -253,8 +250,8 @@ struct RedactionPlaceholders {
   static let placeholderStart = Array("\"‹redacted ".utf8)
   static let placeholderEnd = Array("›\"".utf8)
 
-  static func isPlaceholder(_ token: ArraySlice<UInt8>) -> Bool {
-    token.starts(with: Self.placeholderStart) && token.reversed().starts(with: Self.placeholderEnd.reversed())
+  static func isPlaceholder(_ token: [UInt8]) -> Bool {
+    token.starts(with: Self.placeholderStart) && token.suffix(Self.placeholderEnd.count).elementsEqual(Self.placeholderEnd)
   }
 
   /// The highest placeholder number in some bytes, or 0.

@@ -188,54 +188,39 @@ enum FastScan {
         guard chunk.endSeq == nil else { return nil }  // only the last line may end it
 
         let length = lineEnd - lineStart
-        guard length > Framing.prefixLength, let written = parseChecksum(base + lineStart) else {
+        guard length > Framing.prefixLength, let written = Framing.parsePrefix(base + lineStart) else {
           return nil
         }
         let payload = base + lineStart + Framing.prefixLength
         let payloadLength = length - Framing.prefixLength
         guard crc32c_extend(0, payload, payloadLength) == written else { return nil }
-        var cursor = payload
-        let payloadEnd = payload + payloadLength
-        guard consume(#"{"kind":""#, at: &cursor, before: payloadEnd) else { return nil }
+        guard let envelope = Envelope(payload, count: payloadLength) else { return nil }
         let range = LineRange(
           record: firstRecord - 1 + chunk.lineCount, offset: lineStart,
           payloadLength: payloadLength
         )
-        if consume(#"action","seq":"#, at: &cursor, before: payloadEnd) {
-          guard let seq = integer(at: &cursor, before: payloadEnd),
-            Int(seq) == (lastSeq.map { $0 + 1 } ?? Int(seq)),
-            consume(#","source":"send","time":"#, at: &cursor, before: payloadEnd)
-              || consume(#","source":"effect","time":"#, at: &cursor, before: payloadEnd),
-            let time = integer(at: &cursor, before: payloadEnd)
-          else { return nil }
-          var trigger: Int64 = 0
-          if consume(#","trigger":"#, at: &cursor, before: payloadEnd) {
-            guard let value = integer(at: &cursor, before: payloadEnd) else { return nil }
-            trigger = value
-          }
-          if chunk.firstSeq == nil { chunk.firstSeq = Int(seq) }
-          lastSeq = Int(seq)
+        let seq = Int(envelope.seq)
+        switch envelope.kind {
+        case .action:
+          guard seq == (lastSeq.map { $0 + 1 } ?? seq) else { return nil }
+          if chunk.firstSeq == nil { chunk.firstSeq = seq }
+          lastSeq = seq
           chunk.lines.append(range)
-          chunk.times.append(time)
-          chunk.triggers.append(Int32(clamping: trigger))
-        } else if consume(#"checkpoint","seq":"#, at: &cursor, before: payloadEnd) {
-          guard let seq = integer(at: &cursor, before: payloadEnd) else { return nil }
+          chunk.times.append(envelope.time ?? 0)
+          chunk.triggers.append(Int32(clamping: envelope.trigger ?? 0))
+        case .checkpoint:
           if let lastSeq {
             guard seq >= 1, seq <= lastSeq else { return nil }
           } else {
-            let early = chunk.checkpointsBeforeActions ?? (Int(seq), Int(seq))
-            chunk.checkpointsBeforeActions = (min(early.lowest, Int(seq)), max(early.highest, Int(seq)))
+            let early = chunk.checkpointsBeforeActions ?? (seq, seq)
+            chunk.checkpointsBeforeActions = (min(early.lowest, seq), max(early.highest, seq))
           }
-          chunk.checkpoints[Int(seq)] = range
-        } else if consume(#"end","seq":"#, at: &cursor, before: payloadEnd) {
-          guard isLast, offset == end,
-            let seq = integer(at: &cursor, before: payloadEnd),
-            consume(#","time":"#, at: &cursor, before: payloadEnd),
-            let time = integer(at: &cursor, before: payloadEnd)
-          else { return nil }
-          chunk.endSeq = Int(seq)
-          chunk.endTime = time
-        } else {
+          chunk.checkpoints[seq] = range
+        case .end:
+          guard isLast, offset == end else { return nil }
+          chunk.endSeq = seq
+          chunk.endTime = envelope.time
+        case .note:
           return nil
         }
       }
@@ -243,6 +228,60 @@ enum FastScan {
     }
   }
 
+
+  /// A record's envelope read from the start of its payload as this library writes it
+  /// (`{"kind":"action","seq":12,"source":"effect","time":3400,"trigger":11,…`), comparing bytes
+  /// and allocating nothing; `nil` when the payload does not start that way.
+  struct Envelope {
+    enum Kind { case action, checkpoint, note, end }
+
+    var kind: Kind
+    var seq: Int64
+    /// An action's or the end's time.
+    var time: Int64?
+    /// An effect action's trigger.
+    var trigger: Int64?
+
+    @inline(__always)
+    init?(_ payload: UnsafePointer<UInt8>, count: Int) {
+      var cursor = payload
+      let end = payload + count
+      guard consume(#"{"kind":""#, at: &cursor, before: end) else { return nil }
+      // NB: Most common first.
+      if consume(#"action","seq":"#, at: &cursor, before: end) {
+        self.kind = .action
+      } else if consume(#"checkpoint","seq":"#, at: &cursor, before: end) {
+        self.kind = .checkpoint
+      } else if consume(#"note","seq":"#, at: &cursor, before: end) {
+        self.kind = .note
+      } else if consume(#"end","seq":"#, at: &cursor, before: end) {
+        self.kind = .end
+      } else {
+        return nil
+      }
+      guard let seq = integer(at: &cursor, before: end) else { return nil }
+      self.seq = seq
+      switch self.kind {
+      case .action:
+        guard consume(#","source":"send","time":"#, at: &cursor, before: end)
+            || consume(#","source":"effect","time":"#, at: &cursor, before: end),
+          let time = integer(at: &cursor, before: end)
+        else { return nil }
+        self.time = time
+        if consume(#","trigger":"#, at: &cursor, before: end) {
+          guard let trigger = integer(at: &cursor, before: end) else { return nil }
+          self.trigger = trigger
+        }
+      case .end:
+        guard consume(#","time":"#, at: &cursor, before: end),
+          let time = integer(at: &cursor, before: end)
+        else { return nil }
+        self.time = time
+      case .checkpoint, .note:
+        break
+      }
+    }
+  }
 
   @inline(__always)
   static func consume(
@@ -306,28 +345,6 @@ enum FastScan {
     value = (value &* 2561) >> 8
     value = ((value & 0x00FF_00FF_00FF_00FF) &* 6_553_601) >> 16
     return ((value & 0x0000_FFFF_0000_FFFF) &* 42_949_672_960_001) >> 32
-  }
-
-  /// The eight lowercase hex digits and the space in front of a payload, eight bytes at once.
-  @inline(__always)
-  static func parseChecksum(_ line: UnsafePointer<UInt8>) -> UInt32? {
-    guard line[8] == UInt8(ascii: " ") else { return nil }
-    let word = UInt64(littleEndian: UnsafeRawPointer(line).loadUnaligned(as: UInt64.self))
-    // Digits are 0x30...0x39 and letters 0x61...0x66: bit 6 tells them apart.
-    let isLetter = (word >> 6) & 0x0101_0101_0101_0101
-    let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ isLetter &* 9
-    let expectedHigh = 0x3030_3030_3030_3030 &+ isLetter &* 0x30
-    let overNine = (nibbles &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010
-    guard word & 0xF0F0_F0F0_F0F0_F0F0 == expectedHigh,
-      nibbles & 0xF0F0_F0F0_F0F0_F0F0 == 0,  // no letter above 'f'
-      overNine == isLetter &* 0x10  // digits at most 9, letters at least 'a'
-    else { return nil }
-    // The first character is the most significant nibble.
-    var value = nibbles.byteSwapped
-    value = (value | (value >> 4)) & 0x00FF_00FF_00FF_00FF
-    value = (value | (value >> 8)) & 0x0000_FFFF_0000_FFFF
-    value = (value | (value >> 16)) & 0x0000_0000_FFFF_FFFF
-    return UInt32(truncatingIfNeeded: value)
   }
 }
 

@@ -54,6 +54,10 @@ public struct ExportSummary: Sendable, Equatable {
   public var redactedValues: Int
   /// The export's redaction paths that matched nothing.
   public var unmatched: Redactions
+  /// The new recording's header, as read back.
+  public var header: LogHeader
+  /// How the new recording ends, as read back.
+  public var ending: RecordingEnding
 }
 
 extension Recording {
@@ -197,7 +201,12 @@ extension Recording {
       )
     }
 
-    try writeNewFile(url, output)
+    let descriptor = try LogWriter.create(url, header: output, syncsFirst: true)
+    if closeDescriptor(descriptor) != 0 {
+      let reason = String(cString: strerror(errno))
+      unlink(url.path)
+      throw ActionLogError.writeFailed(path: url.path, reason: reason)
+    }
     // Read it back: what was written must be what was meant.
     let written: Recording
     do {
@@ -225,7 +234,9 @@ extension Recording {
       unmatched: Redactions(
         statePaths: options.redactions.state.filter { hits[$0.description] == nil },
         actionPaths: options.redactions.actions.filter { hits[$0.description] == nil }
-      )
+      ),
+      header: written.header,
+      ending: written.ending
     )
   }
 
@@ -265,42 +276,5 @@ extension Recording {
       }
       return Array(payload[member.value])
     }
-  }
-}
-
-/// Writes a whole file under a new name: beside it first, then linked into place, so the name
-/// never holds a partial file and an existing file is never replaced.
-private func writeNewFile(_ url: URL, _ bytes: [UInt8]) throws {
-  if FileManager.default.fileExists(atPath: url.path) {
-    throw ActionLogError.fileExists(path: url.path)
-  }
-  let temporary = url.deletingLastPathComponent()
-    .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
-  unlink(temporary.path)
-  let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-  guard descriptor >= 0 else {
-    throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
-  }
-  defer { unlink(temporary.path) }
-  var failure: String?
-  bytes.withUnsafeBytes { buffer in
-    var written = 0
-    while written < buffer.count {
-      let result = write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-      if result < 0 {
-        if errno == EINTR { continue }
-        failure = String(cString: strerror(errno))
-        return
-      }
-      written += result
-    }
-  }
-  if failure == nil, fsync(descriptor) != 0 { failure = String(cString: strerror(errno)) }
-  if close(descriptor) != 0, failure == nil { failure = String(cString: strerror(errno)) }
-  if let failure { throw ActionLogError.writeFailed(path: url.path, reason: failure) }
-  guard link(temporary.path, url.path) == 0 else {
-    let code = errno
-    if code == EEXIST { throw ActionLogError.fileExists(path: url.path) }
-    throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(code)))
   }
 }

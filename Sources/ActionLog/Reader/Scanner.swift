@@ -388,42 +388,21 @@ private struct Prefix {
     self.trigger = record.trigger
   }
 
-  /// Reads the envelope from the start of a payload as this library writes it
-  /// (`{"kind":"action","seq":12,"source":"effect","time":3400,"trigger":11,…`), comparing
-  /// bytes and allocating nothing; `nil` when the payload does not start that way.
+  /// The envelope as this library writes it, read without decoding; `nil` when the payload
+  /// does not start that way.
   init?(fastPathOf payload: UnsafeRawBufferPointer) {
-    var cursor = Cursor(bytes: payload)
-    // NB: Whole prefixes, most common first: one comparison each is cheaper than one per token.
-    if cursor.consume(#"{"kind":"action","seq":"#) {
-      self.kind = .action
-    } else if cursor.consume(#"{"kind":"checkpoint","seq":"#) {
-      self.kind = .checkpoint
-    } else if cursor.consume(#"{"kind":"note","seq":"#) {
-      self.kind = .note
-    } else if cursor.consume(#"{"kind":"end","seq":"#) {
-      self.kind = .end
-    } else {
-      return nil
+    guard let base = payload.baseAddress?.assumingMemoryBound(to: UInt8.self),
+      let envelope = FastScan.Envelope(base, count: payload.count)
+    else { return nil }
+    switch envelope.kind {
+    case .action: self.kind = .action
+    case .checkpoint: self.kind = .checkpoint
+    case .note: self.kind = .note
+    case .end: self.kind = .end
     }
-    guard let seq = cursor.readInteger() else { return nil }
-    self.seq = Int(seq)
-    switch self.kind {
-    case .action:
-      guard cursor.consume(#","source":"send","time":"#)
-          || cursor.consume(#","source":"effect","time":"#),
-        let time = cursor.readInteger()
-      else { return nil }
-      self.time = time
-      if cursor.consume(#","trigger":"#) {
-        guard let trigger = cursor.readInteger() else { return nil }
-        self.trigger = Int(trigger)
-      }
-    case .end:
-      guard cursor.consume(#","time":"#), let time = cursor.readInteger() else { return nil }
-      self.time = time
-    default:
-      break
-    }
+    self.seq = Int(envelope.seq)
+    self.time = envelope.time
+    self.trigger = envelope.trigger.map { Int($0) }
   }
 }
 
@@ -441,38 +420,3 @@ private struct VersionedRecord: Decodable {
   var format: Int
 }
 
-/// Reads JSON tokens from the start of a buffer.
-private struct Cursor {
-  let bytes: UnsafeRawBufferPointer
-  var index = 0
-
-  mutating func consume(_ literal: StaticString) -> Bool {
-    let count = literal.utf8CodeUnitCount
-    guard self.index + count <= self.bytes.count, let base = self.bytes.baseAddress,
-      memcmp(base + self.index, literal.utf8Start, count) == 0
-    else { return false }
-    self.index += count
-    return true
-  }
-
-  mutating func readInteger() -> Int64? {
-    var value: Int64 = 0
-    var digits = 0
-    var negative = false
-    if self.index < self.bytes.count, self.bytes[self.index] == UInt8(ascii: "-") {
-      negative = true
-      self.index += 1
-    }
-    while self.index < self.bytes.count, digits < 18 {
-      let byte = self.bytes[self.index]
-      guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { break }
-      value = value * 10 + Int64(byte - UInt8(ascii: "0"))
-      digits += 1
-      self.index += 1
-    }
-    guard digits > 0, self.index < self.bytes.count else { return nil }
-    let next = self.bytes[self.index]
-    guard next == UInt8(ascii: ",") || next == UInt8(ascii: "}") else { return nil }
-    return negative ? -value : value
-  }
-}

@@ -234,7 +234,11 @@ public final class LogWriter: @unchecked Sendable {
   /// a hidden file beside it, which is then linked to the final name. A process killed at any
   /// moment leaves no log, or one with a whole header; never an empty or half-written one.
   /// Linking fails when the name exists, so nothing is overwritten.
-  private static func create(_ url: URL, header: [UInt8]) throws -> Int32 {
+  ///
+  /// - Parameter syncsFirst: Sync the bytes to disk before the name appears (for a file written
+  ///   whole, such as an export).
+  /// - Returns: The open descriptor, appending.
+  static func create(_ url: URL, header: [UInt8], syncsFirst: Bool = false) throws -> Int32 {
     if FileManager.default.fileExists(atPath: url.path) {
       throw ActionLogError.fileExists(path: url.path)
     }
@@ -247,7 +251,11 @@ public final class LogWriter: @unchecked Sendable {
       throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
     }
     defer { unlink(temporary.path) }
-    if let error = Self.writeAll(header, to: descriptor) {
+    var error = Self.writeAll(header, to: descriptor)
+    if error == nil, syncsFirst, fsync(descriptor) != 0 {
+      error = String(cString: strerror(errno))
+    }
+    if let error {
       _ = closeDescriptor(descriptor)
       throw ActionLogError.writeFailed(path: url.path, reason: error)
     }
@@ -437,6 +445,6 @@ extension Duration {
 }
 
 /// Closes a file descriptor; a free function, because inside `LogWriter` `close` is the method.
-private func closeDescriptor(_ descriptor: Int32) -> Int32 {
+func closeDescriptor(_ descriptor: Int32) -> Int32 {
   close(descriptor)
 }
