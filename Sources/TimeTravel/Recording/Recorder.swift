@@ -30,21 +30,14 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// The file being written.
   public var url: URL { self.writer.url }
 
-  let capture: DependencyCapture
+  let progress: RecorderProgress
   private let writer: LogWriter
   private let encodingFailures: LockIsolated<[String]>
   private let elapsed: @Sendable () -> Duration
-  private let progress: LockIsolated<Progress>
-
-  private struct Progress {
-    var lastSeq = 0
-    /// The state after `lastSeq`, for the checkpoint at close; dropped while the next action
-    /// is reduced (see `begin`).
-    var lastState: State?
-    var lastCheckpoint = 0
-    var ids = ActionIDMap()
-    var isClosed = false
-  }
+  private let initialState: State
+  /// The state after the last action, for the checkpoint at close; guarded by `progress.lock`.
+  /// While an action is reduced it holds the initial state instead (see `begin`).
+  nonisolated(unsafe) private var lastState: State
 
   /// Starts a recording: creates the file and writes its header.
   ///
@@ -88,7 +81,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     self.encodingFailures = encodingFailures
     self.checkpointInterval = max(1, checkpointInterval)
     self.dependencies = dependencies
-    self.capture = DependencyCapture(dependencies)
+    self.progress = RecorderProgress(dependencies)
     self.writer = try LogWriter(
       url: url,
       header: LogHeader(
@@ -109,12 +102,13 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       let start = ContinuousClock.now
       self.elapsed = { ContinuousClock.now - start }
     }
-    self.progress = LockIsolated(Progress(lastState: initialState))
+    self.initialState = initialState
+    self.lastState = initialState
   }
 
   /// The number of actions recorded so far.
   public var count: Int {
-    self.progress.value.lastSeq
+    self.progress.count
   }
 
   /// Waits until every action recorded so far is written (and synced, as the writer's options
@@ -130,11 +124,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// Writes a final checkpoint and the end record, and closes the file. Actions the store
   /// processes afterwards are not recorded.
   public func close() throws {
-    let final: (seq: Int, state: State)? = self.progress.withValue {
-      guard !$0.isClosed else { return nil }
-      $0.isClosed = true
-      guard $0.lastSeq > $0.lastCheckpoint, let state = $0.lastState else { return nil }
-      return ($0.lastSeq, state)
+    let final: (seq: Int, state: State)? = self.progress.lock.withLock {
+      self.progress.close().map { ($0, self.lastState) }
     }
     if let final {
       self.writer.append(.checkpoint(seq: final.seq, state: final.state))
@@ -178,42 +169,32 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
 
   // MARK: - Called by the recording reducer
 
-  /// Reserves the next sequence number for an action and works out where it came from.
-  func begin(context: ActionContext?) -> (seq: Int, origin: RecordedOrigin)? {
-    self.progress.withValue { progress in
-      guard !progress.isClosed else { return nil }
+  /// Reserves the next sequence number for an action, works out where it came from, and starts
+  /// capturing what its reducer reads from the dependencies in `base`.
+  func begin(context: ActionContext?, base: DependencyValues) -> RecorderProgress.Opened? {
+    self.progress.lock.withLock {
+      guard let opened = self.progress.begin(context: context, base: base) else { return nil }
       // NB: Holding the last state shares its storage with the store's: the reducer's next
       // mutation would copy every collection in it, a cost that grows with the state. Let go of
-      // it while the reducer runs; `finish` keeps the new one.
-      progress.lastState = nil
-      progress.lastSeq += 1
-      let seq = progress.lastSeq
-      var origin = RecordedOrigin.send
-      if let context {
-        progress.ids.record(id: context.id, seq: seq)
-        if case let .effect(parent) = context.origin, let parentSeq = progress.ids.seq(for: parent) {
-          origin = .effect(parent: parentSeq)
-        }
-      }
-      return (seq, origin)
+      // it while the reducer runs; `finish` keeps the new one. (Not an optional set to `nil`:
+      // in this generic code, an optional state costs a type metadata lookup per assignment.)
+      self.lastState = self.initialState
+      return opened
     }
   }
 
-  /// Enqueues a processed action, and a checkpoint when one is due.
-  func finish(
-    seq: Int, origin: RecordedOrigin, action: Action, captured: CapturedValues, state: State
-  ) {
+  /// Enqueues a processed action with what its reducer read, and a checkpoint when one is due.
+  func finish(_ opened: RecorderProgress.Opened, action: Action, state: State) {
     let time = self.elapsed()
-    let isCheckpoint = seq % self.checkpointInterval == 0
-    self.progress.withValue {
-      $0.lastState = state
-      if isCheckpoint { $0.lastCheckpoint = seq }
+    let (captured, isCheckpoint) = self.progress.lock.withLock {
+      self.lastState = state
+      return self.progress.finish(seq: opened.seq, checkpointInterval: self.checkpointInterval)
     }
     self.writer.append(
-      .action(seq: seq, time: time, origin: origin, value: action, captured: captured)
+      .action(seq: opened.seq, time: time, origin: opened.origin, value: action, captured: captured)
     )
     if isCheckpoint {
-      self.writer.append(.checkpoint(seq: seq, state: state))
+      self.writer.append(.checkpoint(seq: opened.seq, state: state))
     }
   }
 }

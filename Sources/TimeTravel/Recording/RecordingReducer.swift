@@ -28,25 +28,19 @@ where Base.State: Encodable & Sendable, Base.Action: Encodable & Sendable {
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let context = ActionContext.current
-    guard let (seq, origin) = self.recorder.begin(context: context) else {
+    guard let opened = self.recorder.begin(context: context, base: DependencyValues._current) else {
       return self.base.reduce(into: &state, action: action)
     }
-    let (effects, captured): (Effect<Base.Action>, CapturedValues)
-    if let context {
-      (effects, captured) = self.recorder.capture.capture(actionID: context.id) {
-        self.base.reduce(into: &state, action: action)
-      }
-    } else {
-      // NB: Outside a store there is no action context; give the call one, so the reads made
-      // inside it are told apart from those of effects.
-      let context = ActionContext(id: UInt64(seq), origin: .send)
-      (effects, captured) = ActionContext.$current.withValue(context) {
-        self.recorder.capture.capture(actionID: context.id) {
+    let effects = DependencyValues.$_current.withValue(opened.dependencies) {
+      if context == nil {
+        ActionContext.$current.withValue(opened.context) {
           self.base.reduce(into: &state, action: action)
         }
+      } else {
+        self.base.reduce(into: &state, action: action)
       }
     }
-    self.recorder.finish(seq: seq, origin: origin, action: action, captured: captured, state: state)
+    self.recorder.finish(opened, action: action, state: state)
     return effects
   }
 }

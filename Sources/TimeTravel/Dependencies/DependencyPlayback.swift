@@ -1,0 +1,39 @@
+import ActionLog
+import ComposableArchitecture
+import ConcurrencyExtras
+
+/// Answers a replayed reducer's dependency reads with the values recorded for one action, and
+/// notes reads beyond them.
+public final class DependencyPlayback: Sendable {
+  private let storage: LockIsolated<(remaining: [String: ArraySlice<String>], overruns: [String: Int])>
+
+  /// Prepares to answer with `captured`.
+  public init(_ captured: CapturedValues) {
+    self.storage = LockIsolated((captured.values.mapValues { $0[...] }, [:]))
+  }
+
+  /// Installs replaying versions of `dependencies` into `values`.
+  public func install(_ dependencies: [RecordableDependency], into values: inout DependencyValues) {
+    for dependency in dependencies {
+      let name = dependency.name
+      dependency.replay(&values) { [weak self] in
+        self?.storage.withValue {
+          if let value = $0.remaining[name]?.popFirst() { return value }
+          $0.overruns[name, default: 0] += 1
+          return nil
+        }
+      }
+    }
+  }
+
+  /// How many reads of each dependency found no recorded value left: the reducer read more than
+  /// it did when it was recorded.
+  public var overruns: [String: Int] {
+    self.storage.value.overruns
+  }
+
+  /// How many recorded values of each dependency the reducer did not read.
+  public var unread: [String: Int] {
+    self.storage.value.remaining.compactMapValues { $0.isEmpty ? nil : $0.count }
+  }
+}

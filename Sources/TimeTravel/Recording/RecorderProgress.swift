@@ -1,0 +1,129 @@
+import ActionLog
+import ComposableArchitecture
+
+/// A recorder's bookkeeping, under one lock: sequence numbers, where actions came from, and the
+/// dependency values the open action's reducer reads.
+///
+/// The store's thread takes the lock twice per action: at ``begin(context:)`` and at
+/// ``finish(seq:checkpointInterval:)``. The recorder keeps its last state under the same lock
+/// (`lock` is shared for that), so nothing else is locked on the way.
+///
+/// The capturing dependency values are built once and reused while the dependencies the store
+/// passes in stay the same, which they do from one action to the next: building them costs a
+/// copy of the dependency storage and a closure per dependency, more than the reducer often
+/// costs. A read is captured only while an action is open and only when it comes from that
+/// action's reduce; effects created during the action keep the capturing dependencies, but they
+/// run outside the store's call to the reducer, so their reads are not recorded.
+final class RecorderProgress: @unchecked Sendable {
+  /// Guards everything below, and the recorder's last state.
+  let lock = Lock()
+
+  private let dependencies: [RecordableDependency]
+  // Guarded by `lock`.
+  private var lastSeq = 0
+  private var lastCheckpoint = 0
+  private var isClosed = false
+  private var ids = ActionIDMap()
+  private var open: (actionID: UInt64, values: [String: [String]])?
+  private var cache: (base: DependencyValues, capturing: DependencyValues)?
+
+  init(_ dependencies: [RecordableDependency]) {
+    self.dependencies = dependencies
+  }
+
+  /// What ``begin(context:)`` hands the recording reducer.
+  struct Opened {
+    var seq: Int
+    var origin: RecordedOrigin
+    /// The action's context: the store's, or one made for a reducer called outside a store.
+    var context: ActionContext
+    /// The dependency values to reduce with.
+    var dependencies: DependencyValues
+  }
+
+  /// Reserves the next sequence number for an action, works out where it came from, and starts
+  /// capturing its reducer's reads; `nil` once closed. Call it holding ``lock``.
+  func begin(context: ActionContext?, base: DependencyValues) -> Opened? {
+    guard !self.isClosed else { return nil }
+    self.lastSeq += 1
+    let seq = self.lastSeq
+    var origin = RecordedOrigin.send
+    let opened: ActionContext
+    if let context {
+      self.ids.record(id: context.id, seq: seq)
+      if case let .effect(parent) = context.origin, let parentSeq = self.ids.seq(for: parent) {
+        origin = .effect(parent: parentSeq)
+      }
+      opened = context
+    } else {
+      // NB: Outside a store there is no action context; the call gets one, so the reads made
+      // inside it are told apart from those of effects.
+      opened = ActionContext(id: UInt64(seq), origin: .send)
+    }
+    self.open = (opened.id, [:])
+    return Opened(
+      seq: seq, origin: origin, context: opened, dependencies: self.capturingDependencies(for: base)
+    )
+  }
+
+  /// Ends the open action: returns what its reducer read, and whether a checkpoint is due after
+  /// it. Call it holding ``lock``.
+  func finish(seq: Int, checkpointInterval: Int) -> (CapturedValues, isCheckpoint: Bool) {
+    let values = self.open?.values ?? [:]
+    self.open = nil
+    let isCheckpoint = seq % checkpointInterval == 0
+    if isCheckpoint { self.lastCheckpoint = seq }
+    return (CapturedValues(values), isCheckpoint)
+  }
+
+  /// Marks the recording closed; returns the last action's seq when it still needs a
+  /// checkpoint: when it was finished and is not one. Call it holding ``lock``.
+  func close() -> Int? {
+    guard !self.isClosed else { return nil }
+    self.isClosed = true
+    return self.open == nil && self.lastSeq > self.lastCheckpoint ? self.lastSeq : nil
+  }
+
+  /// The number of actions begun so far.
+  var count: Int {
+    self.lock.withLock { self.lastSeq }
+  }
+
+  private func capturingDependencies(for base: DependencyValues) -> DependencyValues {
+    if let cached = self.cache, Self.isIdentical(cached.base, base) {
+      return cached.capturing
+    }
+    // NB: Built inside the library's `withDependencies` (which starts from `base`, the current
+    // values): wrapping a dependency reads its live value without using it, and only there is
+    // that not an access a test context reports.
+    let dependencies = self.dependencies
+    let built = withDependencies {
+      for dependency in dependencies {
+        let name = dependency.name
+        dependency.record(&$0) { [weak self] text in
+          self?.record(text, for: name)
+        }
+      }
+    } operation: {
+      DependencyValues._current
+    }
+    // NB: Keeping `base` also keeps its storage shared, so it cannot change in place: a bitwise
+    // match later means the very same values.
+    self.cache = (base, built)
+    return built
+  }
+
+  private func record(_ text: String, for name: String) {
+    let current = ActionContext.current?.id
+    self.lock.withLock {
+      guard let open = self.open, open.actionID == current else { return }
+      self.open!.values[name, default: []].append(text)
+    }
+  }
+
+  private static func isIdentical(_ lhs: DependencyValues, _ rhs: DependencyValues) -> Bool {
+    withUnsafeBytes(of: lhs) { lhs in
+      withUnsafeBytes(of: rhs) { rhs in lhs.elementsEqual(rhs) }
+    }
+  }
+}
