@@ -62,7 +62,7 @@ public final class Recording: Sendable {
     contentsOf url: URL,
     recovery: RecoveryMode = .stopAtFirstDamage,
     limits: ReadLimits = .default,
-    codec: any RecordCodec = FoundationJSONCodec(),
+    codec: any RecordCodec = CompactJSONCodec(),
     progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil
   ) throws {
     let data: Data
@@ -90,7 +90,7 @@ public final class Recording: Sendable {
     url: URL? = nil,
     recovery: RecoveryMode = .stopAtFirstDamage,
     limits: ReadLimits = .default,
-    codec: any RecordCodec = FoundationJSONCodec(),
+    codec: any RecordCodec = CompactJSONCodec(),
     progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil
   ) throws {
     try self.init(
@@ -105,7 +105,7 @@ public final class Recording: Sendable {
     url: URL? = nil,
     recovery: RecoveryMode = .stopAtFirstDamage,
     limits: ReadLimits = .default,
-    codec: any RecordCodec = FoundationJSONCodec(),
+    codec: any RecordCodec = CompactJSONCodec(),
     progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil,
     strategy: FastScan.Strategy
   ) throws {

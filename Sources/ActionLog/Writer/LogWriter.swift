@@ -66,7 +66,7 @@ public final class LogWriter: @unchecked Sendable {
       flushInterval: Duration = .milliseconds(100),
       batchSize: Int = 1_024,
       maximumPendingRecords: Int = 65_536,
-      codec: any RecordCodec = FoundationJSONCodec(),
+      codec: any RecordCodec = CompactJSONCodec(),
       onEncodingFailure: (@Sendable (String) -> Void)? = nil
     ) {
       self.syncPolicy = syncPolicy
