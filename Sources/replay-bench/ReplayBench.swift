@@ -14,8 +14,8 @@ import TimeTravel
 ///     $ replay-bench [--quick]
 ///
 /// Build it in release mode (`Tools/bench` does). `--quick` uses smaller sizes, for a smoke run.
-/// For profilers: `--send N [--recording FILE]` only sends N todos actions to a store (recording
-/// them to FILE), and `--open FILE` only opens FILE ten times.
+/// For profilers: `--send N [--recording FILE [--writer-idle]]` only sends N todos actions to a
+/// store (recording them to FILE, encoding them only at the end), and `--open FILE` only opens FILE ten times.
 @main
 struct ReplayBench {
   @MainActor
@@ -25,11 +25,13 @@ struct ReplayBench {
     if let index = CommandLine.arguments.firstIndex(of: "--send"), index + 1 < CommandLine.arguments.count,
       let count = Int(CommandLine.arguments[index + 1])
     {
-      // With `--recording FILE`, a recorder records them to FILE.
+      // With `--recording FILE`, a recorder records them to FILE; with `--writer-idle` too, the
+      // writer encodes nothing until the end.
+      let mode: Mode = CommandLine.arguments.contains("--writer-idle") ? .enqueueOnly : .concurrent
       let recorder = try CommandLine.arguments.firstIndex(of: "--recording").map { index in
         try RecorderOf<Todos>(
           url: URL(fileURLWithPath: CommandLine.arguments[index + 1]), feature: "todos",
-          initialState: Todos.State(), options: LogWriter.Options(syncPolicy: .never)
+          initialState: Todos.State(), options: mode.options
         )
       }
       let store = Store(initialState: Todos.State()) {
@@ -42,9 +44,12 @@ struct ReplayBench {
         $0.uuid = .incrementing
         $0.continuousClock = ImmediateClock()
       }
-      for action in self.todosScript(count: count) { store.send(action) }
+      let script = self.todosScript(count: count)
+      let start = ContinuousClock.now
+      for action in script { store.send(action) }
+      let sending = ContinuousClock.now - start
       try recorder?.close()
-      print(store.todos.count)
+      print("\(store.todos.count) todos; sending took \(format(sending)), \(format(sending / count)) per action")
       return
     }
     // Memory measurements run in child processes of their own.
@@ -112,31 +117,41 @@ struct ReplayBench {
     case enqueueOnly
     /// Recording, with the writer encoding on its thread while the store runs.
     case concurrent
+
+    /// The writer's options for the mode.
+    var options: LogWriter.Options {
+      switch self {
+      case .enqueueOnly:
+        LogWriter.Options(
+          syncPolicy: .never, flushInterval: .seconds(3_600), batchSize: .max / 2,
+          maximumPendingRecords: .max / 2
+        )
+      case .off, .concurrent:
+        LogWriter.Options(syncPolicy: .never)
+      }
+    }
   }
 
   @MainActor
   static func storeSend(scratch: URL, sends: Int, rounds: Int) throws {
-    print("Store.send on todos (\(sends) actions per round, median of \(rounds) rounds)")
+    let block = 2_000
+    print(
+      "Store.send on todos (\(sends) actions per round, in blocks of \(block) sent to each store in"
+        + " turn; median of \(rounds) rounds)"
+    )
     let script = self.todosScript(count: sends)
     var timings: [Mode: [Duration]] = [:]
     for round in 0..<rounds {
-      // Rotate which mode runs first, so warm-up and drift favour none.
-      let modes = Mode.allCases
-      for index in 0..<modes.count {
-        let mode = modes[(index + round) % modes.count]
-        let url = scratch.appendingPathComponent("send-\(round)-\(index).actionlog")
-        let options =
-          mode == .enqueueOnly
-          ? LogWriter.Options(
-            syncPolicy: .never, flushInterval: .seconds(3_600), batchSize: .max / 2,
-            maximumPendingRecords: .max / 2
-          )
-          : LogWriter.Options(syncPolicy: .never)
+      // One store per mode, all alive at once, take turns at each block of the script: a machine
+      // whose speed drifts from second to second (a shared host) slows all three alike.
+      var stores: [Mode: (store: StoreOf<Todos>, recorder: RecorderOf<Todos>?)] = [:]
+      for mode in Mode.allCases {
         let recorder =
           mode == .off
           ? nil
           : try RecorderOf<Todos>(
-            url: url, feature: "todos", initialState: Todos.State(), options: options
+            url: scratch.appendingPathComponent("send-\(round)-\(mode).actionlog"), feature: "todos",
+            initialState: Todos.State(), options: mode.options
           )
         let store = Store(initialState: Todos.State()) {
           if let recorder {
@@ -148,13 +163,29 @@ struct ReplayBench {
           $0.uuid = .incrementing
           $0.continuousClock = ImmediateClock()
         }
-        let start = ContinuousClock.now
-        for action in script {
-          store.send(action)
-        }
-        timings[mode, default: []].append(ContinuousClock.now - start)
-        try recorder?.close()
+        stores[mode] = (store, recorder)
       }
+      var totals: [Mode: Duration] = [:]
+      for (index, start) in stride(from: 0, to: script.count, by: block).enumerated() {
+        let actions = script[start..<min(start + block, script.count)]
+        // Rotate which mode goes first, so warm-up favours none.
+        let modes = Mode.allCases
+        for offset in 0..<modes.count {
+          let mode = modes[(offset + index + round) % modes.count]
+          guard let (store, recorder) = stores[mode] else { continue }
+          let start = ContinuousClock.now
+          for action in actions {
+            store.send(action)
+          }
+          totals[mode, default: .zero] += ContinuousClock.now - start
+          // Untimed: what the writer still has to do waits for no other mode's turn. The busy
+          // writer has worked alongside the sends (it wakes every 1,024 records); the idle one
+          // encodes the whole block only now.
+          try recorder?.flush()
+        }
+      }
+      for (mode, total) in totals { timings[mode, default: []].append(total) }
+      for (_, recorder) in stores.values { try recorder?.close() }
     }
     let baseline = median(timings[.off] ?? [])
     let enqueueOnly = median(timings[.enqueueOnly] ?? [])
