@@ -38,9 +38,11 @@ let package = Package(
       ]
     ),
     .target(name: "CRC32C"),
+    // The byte-level reading of records that opening a recording does a million times over.
+    .target(name: "ActionLogScan", dependencies: ["CRC32C"]),
     .target(
       name: "ActionLog",
-      dependencies: ["CRC32C"]
+      dependencies: ["ActionLogScan", "CRC32C"]
     ),
     .target(
       name: "TimeTravel",

@@ -75,6 +75,47 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_hardware(uint32_t crc,
 }
 #endif
 
+#if defined(__x86_64__)
+// Three independent checksums at once: the instruction takes three cycles to give its result
+// but can start every cycle, so three chains run in the time of one.
+__attribute__((target("sse4.2"))) static void crc32c_three_hardware(const uint8_t *const data[3],
+                                                                    const size_t lengths[3],
+                                                                    uint32_t results[3]) {
+  uint64_t a = 0xffffffffu, b = 0xffffffffu, c = 0xffffffffu;
+  const uint8_t *pa = data[0], *pb = data[1], *pc = data[2];
+  size_t shortest = lengths[0];
+  if (lengths[1] < shortest) shortest = lengths[1];
+  if (lengths[2] < shortest) shortest = lengths[2];
+  size_t words = shortest / 8;
+  for (size_t i = 0; i < words; i++) {
+    uint64_t wa, wb, wc;
+    __builtin_memcpy(&wa, pa, 8);
+    __builtin_memcpy(&wb, pb, 8);
+    __builtin_memcpy(&wc, pc, 8);
+    a = _mm_crc32_u64(a, wa);
+    b = _mm_crc32_u64(b, wb);
+    c = _mm_crc32_u64(c, wc);
+    pa += 8;
+    pb += 8;
+    pc += 8;
+  }
+  size_t done = words * 8;
+  results[0] = ~crc32c_hardware((uint32_t)a, pa, lengths[0] - done);
+  results[1] = ~crc32c_hardware((uint32_t)b, pb, lengths[1] - done);
+  results[2] = ~crc32c_hardware((uint32_t)c, pc, lengths[2] - done);
+}
+#endif
+
+void crc32c_three(const uint8_t *const data[3], const size_t lengths[3], uint32_t results[3]) {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("sse4.2")) {
+    crc32c_three_hardware(data, lengths, results);
+    return;
+  }
+#endif
+  for (int i = 0; i < 3; i++) results[i] = crc32c_extend(0, data[i], lengths[i]);
+}
+
 uint32_t crc32c_extend(uint32_t crc, const void *data, size_t length) {
   const uint8_t *p = (const uint8_t *)data;
   crc = ~crc;

@@ -40,6 +40,68 @@ import Testing
     try self.expectAgreement(data)
   }
 
+  /// The fast scan takes what a recorder writes when nothing went wrong, and leaves the rest to
+  /// the sequential scanner: checked on its own, since the two agreeing would not show that it
+  /// ran.
+  @Test(arguments: Variant.allCases)
+  func takesHealthyRecordingsOnly(_ variant: Variant) throws {
+    let directory = TemporaryDirectory()
+    var data = try writeLog(
+      to: directory.file(), count: 301, close: variant != .unterminated && variant != .tornTail
+    )
+    let offsets = lineOffsets(data)
+    switch variant {
+    case .clean, .unterminated: break
+    case .tornTail: data.append(Data(#"1234abcd {"kind":"action","seq":302"#.utf8))
+    case .note: data.insert(contentsOf: framedLine(#"{"kind":"note","seq":150,"text":"hello"}"#), at: offsets[200])
+    case .damaged: data[offsets[200] + 30] ^= 0x01
+    case .gap: data.removeSubrange(offsets[200]..<offsets[201])
+    case .endThenTorn: data.append(Data("0000".utf8))
+    case .checkpointFirst:
+      data.insert(contentsOf: framedLine(#"{"kind":"checkpoint","seq":999,"value":{"total":0}}"#), at: offsets[1])
+    }
+    let healthy: Set<Variant> = [.clean, .unterminated, .tornTail]
+    for threshold in [1, Int.max] {
+      let result = data.withUnsafeBytes {
+        FastScan.scan($0, from: offsets[1], maximumLineLength: 1 << 20, parallelFrom: threshold)
+      }
+      #expect((result != nil) == healthy.contains(variant), "\(variant), parallel from \(threshold)")
+      if let result { #expect(result.lines.count == 301) }
+    }
+  }
+
+  /// Each action's seq is compared with the expected one as text: across every change in the
+  /// number of digits, split anywhere across chunks.
+  @Test func followsTheSequenceAcrossDigitCounts() throws {
+    let directory = TemporaryDirectory()
+    let data = try writeLog(to: directory.file(), count: 1_001)
+    let offsets = lineOffsets(data)
+    let lines = data.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    // Records are numbered from 1, the header.
+    let actionRecords = lines.indices.filter { lines[$0].contains(#""kind":"action""#) }.map { $0 + 1 }
+    #expect(actionRecords.count == 1_001)
+    for threshold in [1, 4_096, Int.max] {
+      let result = try #require(
+        data.withUnsafeBytes {
+          FastScan.scan($0, from: offsets[1], maximumLineLength: 1 << 20, parallelFrom: threshold)
+        }
+      )
+      #expect(result.lines.map(\.record) == actionRecords, "parallel from \(threshold)")
+    }
+    // An action whose seq has one digit too many, or one too few, stops it.
+    for (seq, text) in [(10, "100"), (100, "10"), (999, "9999")] {
+      let index = try #require(lines.firstIndex { $0.contains(#""kind":"action","seq":\#(seq),"#) })
+      let payload = String(lines[index].dropFirst(Framing.prefixLength))
+        .replacingOccurrences(of: #""seq":\#(seq),"#, with: #""seq":\#(text),"#)
+      var damaged = data
+      damaged.replaceSubrange(offsets[index]..<offsets[index + 1], with: framedLine(payload))
+      let result = damaged.withUnsafeBytes {
+        FastScan.scan($0, from: offsets[1], maximumLineLength: 1 << 20, parallelFrom: .max)
+      }
+      #expect(result == nil, "seq \(seq) written as \(text)")
+    }
+  }
+
   @Test func agreesOnEveryBundledRecording() throws {
     let names = try FileManager.default.subpathsOfDirectory(atPath: Self.recordings.path)
       .filter { $0.hasSuffix(".actionlog") }
@@ -72,10 +134,9 @@ import Testing
     for digits in 1...19 {
       let number = String((0..<digits).map { _ in "0123456789".randomElement(using: &generator)! })
       for tail in [",", "}", ",\"time\":12345678901234}", "x", ""] {
-        let text = Array((number + tail).utf8)
-        let parsed: Int64? = text.withUnsafeBufferPointer { buffer in
-          var cursor = buffer.baseAddress!
-          return FastScan.integer(at: &cursor, before: buffer.baseAddress! + buffer.count)
+        let text = Array((#"{"kind":"checkpoint","seq":"# + number + tail).utf8)
+        let parsed = text.withUnsafeBufferPointer { buffer in
+          FastScan.Envelope(buffer.baseAddress!, count: buffer.count)?.seq
         }
         let valid = digits <= 18 && (tail.hasPrefix(",") || tail.hasPrefix("}"))
         #expect(parsed == (valid ? Int64(number) : nil), "\(number)\(tail)")
@@ -95,8 +156,17 @@ import Testing
       #expect(fast.skippedRecords == sequential.skippedRecords, "\(name)", sourceLocation: sourceLocation)
       #expect(fast.checkpoints == sequential.checkpoints, "\(name)", sourceLocation: sourceLocation)
       #expect(fast.duration == sequential.duration, "\(name)", sourceLocation: sourceLocation)
-      #expect(fast.actions.times == sequential.actions.times, "\(name)", sourceLocation: sourceLocation)
-      #expect(fast.actions.triggers == sequential.actions.triggers, "\(name)", sourceLocation: sourceLocation)
+      // Times and origins: read by the sequential scanner, and from the lines for the fast one.
+      #expect(
+        (0..<fast.count).map { fast.actionTime(at: $0) }
+          == (0..<sequential.count).map { sequential.actionTime(at: $0) },
+        "\(name)", sourceLocation: sourceLocation
+      )
+      #expect(
+        (0..<fast.count).map { fast.actionTrigger(at: $0) }
+          == (0..<sequential.count).map { sequential.actionTrigger(at: $0) },
+        "\(name)", sourceLocation: sourceLocation
+      )
       #expect(
         fast.actions.lines.map { [$0.record, $0.offset, $0.payloadLength] }
           == sequential.actions.lines.map { [$0.record, $0.offset, $0.payloadLength] },

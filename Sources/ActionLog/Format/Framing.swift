@@ -1,3 +1,4 @@
+import ActionLogScan
 import CRC32C
 
 /// The framing of one record: `crc32c-hex SP payload LF`.
@@ -33,23 +34,8 @@ enum Framing {
   /// The checksum in front of a payload at least nine bytes long, read eight bytes at once.
   @inline(__always)
   static func parsePrefix(_ line: UnsafePointer<UInt8>) -> UInt32? {
-    guard line[8] == UInt8(ascii: " ") else { return nil }
-    let word = UInt64(littleEndian: UnsafeRawPointer(line).loadUnaligned(as: UInt64.self))
-    // Digits are 0x30...0x39 and letters 0x61...0x66: bit 6 tells them apart.
-    let isLetter = (word >> 6) & 0x0101_0101_0101_0101
-    let nibbles = (word & 0x0F0F_0F0F_0F0F_0F0F) &+ isLetter &* 9
-    let expectedHigh = 0x3030_3030_3030_3030 &+ isLetter &* 0x30
-    let overNine = (nibbles &+ 0x0606_0606_0606_0606) & 0x1010_1010_1010_1010
-    guard word & 0xF0F0_F0F0_F0F0_F0F0 == expectedHigh,
-      nibbles & 0xF0F0_F0F0_F0F0_F0F0 == 0,  // no letter above 'f'
-      overNine == isLetter &* 0x10  // digits at most 9, letters at least 'a'
-    else { return nil }
-    // The first character is the most significant nibble.
-    var value = nibbles.byteSwapped
-    value = (value | (value >> 4)) & 0x00FF_00FF_00FF_00FF
-    value = (value | (value >> 8)) & 0x0000_FFFF_0000_FFFF
-    value = (value | (value >> 16)) & 0x0000_0000_FFFF_FFFF
-    return UInt32(truncatingIfNeeded: value)
+    let value = als_read_prefix(line)
+    return value >= 0 ? UInt32(truncatingIfNeeded: value) : nil
   }
 
   private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -1,3 +1,4 @@
+import ActionLogScan
 import Foundation
 
 #if canImport(Glibc)
@@ -81,7 +82,7 @@ extension Recording {
     var placeholders = RedactionPlaceholders(firstNumber: firstNumber)
     let statePaths = redactions.state.map { $0.under("value") }
     let actionPaths = redactions.actions.map { $0.under("value") }
-    let cutTime = cut == 0 ? 0 : self.actions.times[cut - 1]
+    let cutTime = cut == 0 ? 0 : self.actionTime(at: cut - 1)
     var output: [UInt8] = []
     var records = 0
 
@@ -169,10 +170,10 @@ extension Recording {
         )
         append(try self.codec.encode(note))
       } else {
-        let trigger = Int(self.actions.triggers[seq - 1])
+        let trigger = self.actionTrigger(at: seq - 1)
         var replacements = [
           "seq": Array(String(seq - cut).utf8),
-          "time": Array(String(self.actions.times[seq - 1] - cutTime).utf8),
+          "time": Array(String(self.actionTime(at: seq - 1) - cutTime).utf8),
         ]
         var removals: Set<String> = []
         if trigger > cut {
@@ -193,7 +194,7 @@ extension Recording {
       }
     }
     if self.ending == .clean {
-      let time = (self.endTime ?? self.actions.times.last ?? 0) - cutTime
+      let time = (self.endTime ?? (self.count > 0 ? self.actionTime(at: self.count - 1) : 0)) - cutTime
       append(
         try self.codec.encode(
           EndRecord(kind: RecordKind.end.rawValue, seq: self.count - cut, time: time)

@@ -1,3 +1,4 @@
+import ActionLogScan
 import Foundation
 
 #if canImport(Glibc)
@@ -142,21 +143,21 @@ public final class Recording: Sendable {
 
   /// How long the recording lasted: the time of its end record, or of its last action.
   public var duration: Duration {
-    .nanoseconds(self.endTime ?? self.actions.times.last ?? 0)
+    .nanoseconds(self.endTime ?? (self.count > 0 ? self.actionTime(at: self.count - 1) : 0))
   }
 
   /// The time of an action, since the recording started.
   ///
   /// - Precondition: `seq` is in `1...count`.
   public func time(ofAction seq: Int) -> Duration {
-    .nanoseconds(self.actions.times[seq - 1])
+    .nanoseconds(self.actionTime(at: seq - 1))
   }
 
   /// Where an action came from, read from the index without decoding the action.
   ///
   /// - Precondition: `seq` is in `1...count`.
   public func origin(ofAction seq: Int) -> RecordedOrigin {
-    let trigger = self.actions.triggers[seq - 1]
+    let trigger = self.actionTrigger(at: seq - 1)
     return trigger == 0 ? .send : .effect(parent: Int(trigger))
   }
 
@@ -166,10 +167,10 @@ public final class Recording: Sendable {
   public func action(atTime time: Duration) -> Int {
     let target = time.nanosecondsClamped
     var low = 0
-    var high = self.actions.times.count
+    var high = self.count
     while low < high {
       let middle = (low + high) / 2
-      if self.actions.times[middle] <= target { low = middle + 1 } else { high = middle }
+      if self.actionTime(at: middle) <= target { low = middle + 1 } else { high = middle }
     }
     return low
   }
@@ -231,6 +232,28 @@ public final class Recording: Sendable {
   }
 
   // MARK: - Internals
+
+  /// The time of the action at `position` (its seq less one), in nanoseconds.
+  func actionTime(at position: Int) -> Int64 {
+    if position < self.actions.times.count { return self.actions.times[position] }
+    return self.envelope(at: position)?.time ?? 0
+  }
+
+  /// The seq of the action that fed back the one at `position`, or 0 for one sent to the store.
+  func actionTrigger(at position: Int) -> Int {
+    if position < self.actions.triggers.count { return Int(self.actions.triggers[position]) }
+    return self.envelope(at: position)?.trigger.map { Int(clamping: $0) } ?? 0
+  }
+
+  /// The envelope of an action line the fast scan indexed.
+  private func envelope(at position: Int) -> FastScan.Envelope? {
+    let line = self.actions.lines[position]
+    guard line.payloadLength >= 0 else { return nil }
+    return self.storage.withUnsafeBytes { bytes in
+      guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+      return FastScan.Envelope(base + line.payloadStart, count: line.payloadLength)
+    }
+  }
 
   private func actionLine(_ seq: Int) throws -> LineRange {
     guard seq >= 1, seq <= self.actions.count else {
@@ -304,17 +327,7 @@ extension RecordedAction: Sendable where Action: Sendable {}
 extension RecordedAction: Equatable where Action: Equatable {}
 
 /// Where a record's line and payload are in the file.
-struct LineRange: Sendable {
-  var record: Int
-  var offset: Int
-  var payloadLength: Int
-
-  init(record: Int, offset: Int, payloadLength: Int) {
-    self.record = record
-    self.offset = offset
-    self.payloadLength = payloadLength
-  }
-
+extension LineRange {
   /// A stand-in for an action the recorder could not record.
   static func unrecorded(record: Int, offset: Int) -> Self {
     Self(record: record, offset: offset, payloadLength: -1)
@@ -328,7 +341,10 @@ struct LineRange: Sendable {
 
 /// The index of a recording's actions, by sequence number minus one.
 struct ActionIndex: Sendable {
-  var lines: [LineRange] = []
+  var lines = SegmentedArray<LineRange>()
+  /// Each action's time and trigger, as the sequential scanner read them. Empty when the fast
+  /// scan built the index: every action line then has this library's layout, checked during
+  /// the scan, and the envelope reader reads them from the line when they are wanted.
   var times: [Int64] = []
   var triggers: [Int32] = []
 

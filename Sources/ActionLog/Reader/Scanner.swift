@@ -1,3 +1,4 @@
+import ActionLogScan
 import Foundation
 
 #if canImport(Glibc)
@@ -146,9 +147,7 @@ struct Scanner {
 
   /// Takes the index of a healthy recording scanned in parallel.
   private mutating func adopt(_ fast: FastScan.Result) {
-    self.actions.lines = fast.lines
-    self.actions.times = fast.times
-    self.actions.triggers = fast.triggers
+    self.actions = ActionIndex(lines: fast.lines)
     self.checkpointLines = fast.checkpoints
     if let endTime = fast.endTime {
       self.ending = .clean

@@ -1,0 +1,321 @@
+#include "action_log_scan.h"
+
+#include <string.h>
+
+#include "crc32c.h"
+
+#define PREFIX_LENGTH 9
+
+// MARK: - Numbers
+
+// A non-negative integer of 1 to 18 digits at *cursor, followed by `,` or `}`; -1 otherwise.
+//
+// NB: A digit at a time. Eight-byte tricks (count the digits, combine them with three
+// multiplications) make one long chain of dependent instructions, which measured slower for
+// the 1-to-12-digit numbers of an envelope than this loop, whose steps overlap.
+static inline int64_t read_integer(const uint8_t **cursor, const uint8_t *end) {
+  const uint8_t *p = *cursor;
+  const uint8_t *limit = end - p > 18 ? p + 18 : end;
+  int64_t value = 0;
+  while (p < limit) {
+    uint8_t digit = (uint8_t)(*p - '0');
+    if (digit >= 10) break;
+    value = value * 10 + digit;
+    p++;
+  }
+  if (p == *cursor || p >= end || (*p != ',' && *p != '}')) return -1;
+  *cursor = p;
+  return value;
+}
+
+// How many of the eight bytes, first byte in the low bits, are ASCII digits before the first
+// that is not.
+static inline int leading_digits(uint64_t word) {
+  uint64_t high_nibble_wrong = (word & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull;
+  uint64_t low_nibble_over_9 =
+      ((word & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull;
+  uint64_t not_digit = high_nibble_wrong | low_nibble_over_9;
+  return not_digit ? __builtin_ctzll(not_digit) / 8 : 8;
+}
+
+// Moves past what `read_integer` would read, without computing its value: eight bytes at a
+// time, with no chain of multiplications. Returns 0 where `read_integer` would return -1.
+static inline int skip_integer(const uint8_t **cursor, const uint8_t *end) {
+  const uint8_t *p = *cursor;
+  while (end - p >= 8 && p - *cursor <= 18) {
+    uint64_t word;
+    memcpy(&word, p, 8);
+    int count = leading_digits(word);
+    p += count;
+    if (count < 8) break;
+  }
+  while (p < end && p - *cursor <= 18 && (uint8_t)(*p - '0') < 10) p++;
+  ptrdiff_t digits = p - *cursor;
+  if (digits == 0 || digits > 18 || p >= end || (*p != ',' && *p != '}')) return 0;
+  *cursor = p;
+  return 1;
+}
+
+// MARK: - Envelope
+
+#define CONSUME(literal)                                                        \
+  (end - cursor >= (ptrdiff_t)(sizeof(literal) - 1) &&                          \
+           memcmp(cursor, literal, sizeof(literal) - 1) == 0                    \
+       ? (cursor += sizeof(literal) - 1, 1)                                     \
+       : 0)
+
+int als_read_envelope(const uint8_t *payload, size_t count, als_envelope *envelope) {
+  const uint8_t *cursor = payload;
+  const uint8_t *end = payload + count;
+  if (!CONSUME("{\"kind\":\"")) return 0;
+  // NB: Most common first.
+  if (CONSUME("action\",\"seq\":")) {
+    envelope->kind = ALS_KIND_ACTION;
+  } else if (CONSUME("checkpoint\",\"seq\":")) {
+    envelope->kind = ALS_KIND_CHECKPOINT;
+  } else if (CONSUME("note\",\"seq\":")) {
+    envelope->kind = ALS_KIND_NOTE;
+  } else if (CONSUME("end\",\"seq\":")) {
+    envelope->kind = ALS_KIND_END;
+  } else {
+    return 0;
+  }
+  int64_t seq = read_integer(&cursor, end);
+  if (seq < 0) return 0;
+  envelope->seq = seq;
+  envelope->time = -1;
+  envelope->trigger = -1;
+  switch (envelope->kind) {
+  case ALS_KIND_ACTION: {
+    if (!CONSUME(",\"source\":\"send\",\"time\":") && !CONSUME(",\"source\":\"effect\",\"time\":"))
+      return 0;
+    int64_t time = read_integer(&cursor, end);
+    if (time < 0) return 0;
+    envelope->time = time;
+    if (CONSUME(",\"trigger\":")) {
+      int64_t trigger = read_integer(&cursor, end);
+      if (trigger < 0) return 0;
+      envelope->trigger = trigger;
+    }
+    break;
+  }
+  case ALS_KIND_END: {
+    if (!CONSUME(",\"time\":")) return 0;
+    int64_t time = read_integer(&cursor, end);
+    if (time < 0) return 0;
+    envelope->time = time;
+    break;
+  }
+  default:
+    break;
+  }
+  return 1;
+}
+
+// MARK: - Framing
+
+int64_t als_read_prefix(const uint8_t *line) {
+  if (line[8] != ' ') return -1;
+  uint64_t word;
+  memcpy(&word, line, 8);
+  // Digits are 0x30...0x39 and letters 0x61...0x66: bit 6 tells them apart.
+  uint64_t is_letter = (word >> 6) & 0x0101010101010101ull;
+  uint64_t nibbles = (word & 0x0F0F0F0F0F0F0F0Full) + is_letter * 9;
+  uint64_t expected_high = 0x3030303030303030ull + is_letter * 0x30;
+  uint64_t over_nine = (nibbles + 0x0606060606060606ull) & 0x1010101010101010ull;
+  if ((word & 0xF0F0F0F0F0F0F0F0ull) != expected_high) return -1;
+  if (nibbles & 0xF0F0F0F0F0F0F0F0ull) return -1;  // no letter above 'f'
+  if (over_nine != is_letter * 0x10) return -1;    // digits at most 9, letters at least 'a'
+  // The first character is the most significant nibble.
+  uint64_t value = __builtin_bswap64(nibbles);
+  value = (value | (value >> 4)) & 0x00FF00FF00FF00FFull;
+  value = (value | (value >> 8)) & 0x0000FFFF0000FFFFull;
+  value = (value | (value >> 16)) & 0x00000000FFFFFFFFull;
+  return (int64_t)value;
+}
+
+// MARK: - Lines
+
+static void sequence_set(als_sequence *sequence, int64_t value) {
+  char text[20];
+  int length = 0;
+  do {
+    text[length++] = (char)('0' + value % 10);
+    value /= 10;
+  } while (value > 0);
+  for (int i = 0; i < length; i++) sequence->digits[i] = text[length - 1 - i];
+  sequence->length = length;
+}
+
+static inline void sequence_advance(als_sequence *sequence) {
+  sequence->next++;
+  int i = sequence->length - 1;
+  while (i >= 0 && sequence->digits[i] == '9') sequence->digits[i--] = '0';
+  if (i >= 0) {
+    sequence->digits[i]++;
+  } else if (sequence->length < 18) {
+    memmove(sequence->digits + 1, sequence->digits, (size_t)sequence->length);
+    sequence->digits[0] = '1';
+    sequence->length++;
+  } else {
+    sequence->length = 0;  // past 18 digits: matches nothing, so the scan stops there
+  }
+}
+
+// Checks a line's envelope and reads what the index needs from it: its kind, its seq (an
+// action's is compared with the one `sequence` expects), an end record's time. Returns 0 when
+// the payload does not start the way this library writes it or an action is out of sequence.
+static inline int scan_envelope(const uint8_t *payload, size_t count, als_sequence *sequence,
+                                int32_t *kind, int64_t *seq, int64_t *end_time) {
+  const uint8_t *cursor = payload;
+  const uint8_t *end = payload + count;
+  if (!CONSUME("{\"kind\":\"")) return 0;
+  if (CONSUME("action\",\"seq\":")) {
+    *kind = ALS_KIND_ACTION;
+    if (sequence->next < 0) {
+      int64_t first = read_integer(&cursor, end);
+      if (first < 0) return 0;
+      sequence->next = first;
+      sequence_set(sequence, first);
+    } else {
+      size_t length = (size_t)sequence->length;
+      if (length == 0 || (size_t)(end - cursor) <= length) return 0;
+      if (end - cursor >= 16) {
+        // NB: Sixteen bytes compared under a mask, not a call to memcmp: the digits buffer has
+        // room for them, and a line with fewer left is too short for an action anyway.
+        uint64_t text[2], expected[2];
+        memcpy(text, cursor, 16);
+        memcpy(expected, sequence->digits, 16);
+        uint64_t low_mask = length >= 8 ? ~0ull : (1ull << (8 * length)) - 1;
+        uint64_t high_mask = length >= 16 ? ~0ull : length <= 8 ? 0 : (1ull << (8 * (length - 8))) - 1;
+        if (((text[0] ^ expected[0]) & low_mask) | ((text[1] ^ expected[1]) & high_mask)) return 0;
+        if (length > 16 && memcmp(cursor + 16, sequence->digits + 16, length - 16) != 0) return 0;
+      } else if (memcmp(cursor, sequence->digits, length) != 0) {
+        return 0;
+      }
+      if (cursor[length] != ',' && cursor[length] != '}') return 0;
+      cursor += length;
+    }
+    *seq = sequence->next;
+    sequence_advance(sequence);
+    if (!CONSUME(",\"source\":\"send\",\"time\":") &&
+        !CONSUME(",\"source\":\"effect\",\"time\":"))
+      return 0;
+    if (!skip_integer(&cursor, end)) return 0;
+    if (CONSUME(",\"trigger\":") && !skip_integer(&cursor, end)) return 0;
+    return 1;
+  }
+  if (CONSUME("checkpoint\",\"seq\":")) {
+    *kind = ALS_KIND_CHECKPOINT;
+  } else if (CONSUME("note\",\"seq\":")) {
+    *kind = ALS_KIND_NOTE;
+  } else if (CONSUME("end\",\"seq\":")) {
+    *kind = ALS_KIND_END;
+  } else {
+    return 0;
+  }
+  *seq = read_integer(&cursor, end);
+  if (*seq < 0) return 0;
+  *end_time = -1;
+  if (*kind == ALS_KIND_END) {
+    if (!CONSUME(",\"time\":")) return 0;
+    *end_time = read_integer(&cursor, end);
+    if (*end_time < 0) return 0;
+  }
+  return 1;
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+// The first newline in `length` bytes at `start`, or NULL. Lines are about a hundred bytes:
+// inline, sixteen bytes at a time, costs less than a call to memchr.
+static inline const uint8_t *find_newline(const uint8_t *start, size_t length) {
+  const uint8_t *p = start;
+  const uint8_t *end = start + length;
+#if defined(__SSE2__)
+  const __m128i newline = _mm_set1_epi8('\n');
+  while (end - p >= 16) {
+    __m128i chunk = _mm_loadu_si128((const __m128i *)p);
+    int mask = _mm_movemask_epi8(_mm_cmpeq_epi8(chunk, newline));
+    if (mask) return p + __builtin_ctz((unsigned)mask);
+    p += 16;
+  }
+#endif
+  return memchr(p, '\n', (size_t)(end - p));
+}
+
+als_scan_result als_scan_lines(const uint8_t *base, size_t *offset, size_t end,
+                               size_t maximum_payload, ptrdiff_t *record,
+                               als_sequence *sequence, als_line_range *actions,
+                               als_other_line *others, size_t other_capacity) {
+  als_scan_result result = {0, 0, 0};
+  size_t position = *offset;
+  ptrdiff_t number = *record;
+  while (position < end && result.others < other_capacity) {
+    // Up to three lines at a time, so their checksums run side by side.
+    const uint8_t *payloads[3];
+    size_t lengths[3];
+    int64_t written[3];
+    size_t starts[3];
+    int group = 0;
+    size_t cursor = position;
+    while (group < 3 && cursor < end) {
+      size_t window = end - cursor;
+      if (window > maximum_payload + PREFIX_LENGTH + 1) window = maximum_payload + PREFIX_LENGTH + 1;
+      const uint8_t *newline = find_newline(base + cursor, window);
+      if (!newline) break;
+      size_t line_end = (size_t)(newline - base);
+      size_t length = line_end - cursor;
+      if (length <= PREFIX_LENGTH) break;
+      int64_t prefix = als_read_prefix(base + cursor);
+      if (prefix < 0) break;
+      starts[group] = cursor;
+      payloads[group] = base + cursor + PREFIX_LENGTH;
+      lengths[group] = length - PREFIX_LENGTH;
+      written[group] = prefix;
+      group++;
+      cursor = line_end + 1;
+    }
+    uint32_t checksums[3];
+    if (group == 3) {
+      crc32c_three(payloads, lengths, checksums);
+    } else {
+      for (int i = 0; i < group; i++) checksums[i] = crc32c_extend(0, payloads[i], lengths[i]);
+    }
+    for (int i = 0; i < group; i++) {
+      int32_t kind;
+      int64_t seq, end_time;
+      int64_t last_action_seq = sequence->next - 1;
+      if ((int64_t)checksums[i] != written[i] ||
+          !scan_envelope(payloads[i], lengths[i], sequence, &kind, &seq, &end_time)) {
+        result.stopped = 1;
+        goto done;
+      }
+      als_line_range range = {number, (ptrdiff_t)starts[i], (ptrdiff_t)lengths[i]};
+      if (kind == ALS_KIND_ACTION) {
+        actions[result.actions++] = range;
+      } else {
+        als_other_line *other = &others[result.others++];
+        other->range = range;
+        other->seq = seq;
+        other->last_action_seq = last_action_seq < 0 ? -1 : last_action_seq;
+        other->end_time = end_time;
+        other->kind = kind;
+      }
+      number++;
+      position = starts[i] + PREFIX_LENGTH + lengths[i] + 1;
+      if (result.others == other_capacity) goto done;
+    }
+    if (group < 3 && position < end) {
+      // The line after the group could not be framed.
+      result.stopped = 1;
+      goto done;
+    }
+  }
+done:
+  *offset = position;
+  *record = number;
+  return result;
+}
