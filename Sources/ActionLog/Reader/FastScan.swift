@@ -9,7 +9,7 @@ import Dispatch
 
 /// The scan of a healthy recording, split across the processor's cores.
 ///
-/// The records after the header are cut into one chunk per core at line boundaries; on a thread
+/// The records after the header are cut into four chunks per core at line boundaries; on a thread
 /// of its own, each chunk's lines are read by the C scanner in `ActionLogScan` (framing,
 /// checksums three lines at a time, envelopes, each action's seq compared as text), and the
 /// chunks' indexes become segments of one, in order. An action's time and trigger are checked
@@ -39,9 +39,11 @@ enum FastScan {
       guard total - end <= maximumLineLength + Framing.prefixLength else { return nil }
     }
 
-    // Chunk boundaries, each just after a newline.
+    // Chunk boundaries, each just after a newline. NB: Four chunks per core, each taken by
+    // whichever thread is free: a core that the machine slows down (another process, a shared
+    // host) then holds back a quarter of its share rather than all of it.
     let cores = min(max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), 8)
-    let chunkCount = end - start >= threshold ? cores : 1
+    let chunkCount = end - start >= threshold ? cores * 4 : 1
     var boundaries = [start]
     for index in 1..<max(chunkCount, 1) {
       let guess = start + (end - start) * index / chunkCount
