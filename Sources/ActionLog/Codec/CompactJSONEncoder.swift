@@ -1,8 +1,8 @@
 import Foundation
 
 /// Encodes values as the compact, key-sorted JSON that Foundation's `JSONEncoder` writes with
-/// `[.sortedKeys, .withoutEscapingSlashes]` and its default strategies, byte for byte, several
-/// times faster.
+/// `[.sortedKeys, .withoutEscapingSlashes]` and its default strategies, byte for byte, with much
+/// less work.
 ///
 /// Foundation's encoder builds a tree of boxed values (numbers as strings, objects as
 /// dictionaries, an encoder object per nested value) before it writes anything. This one keeps
@@ -159,6 +159,14 @@ final class JSONTree: Encoder {
     self.nodes[node].kind = .raw
     self.nodes[node].start = start
     self.nodes[node].end = self.bytes.count
+  }
+
+  /// Writes a floating-point number as the value of `node`; throws at a non-finite one, which
+  /// Foundation refuses.
+  func setFloatingPoint<F: BinaryFloatingPoint & CustomStringConvertible>(_ node: Int, _ value: F) throws {
+    var isFinite = true
+    self.setRaw(node) { isFinite = Self.writeFloatingPoint(value, into: &$0) }
+    if !isFinite { throw CompactJSONUnsupported() }
   }
 
   /// Encodes `value` as the value of `node`.
@@ -408,9 +416,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     try self.floatingPoint(value, key)
   }
   private func floatingPoint<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F, _ key: Key) throws {
-    var isFinite = true
-    self.raw(key) { isFinite = JSONTree.writeFloatingPoint(value, into: &$0) }
-    if !isFinite { throw CompactJSONUnsupported() }
+    try self.tree.setFloatingPoint(self.tree.addMember(to: self.node, key: key.stringValue), value)
   }
   mutating func encode(_ value: Int, forKey key: Key) throws { self.integer(value, key) }
   mutating func encode(_ value: Int8, forKey key: Key) throws { self.integer(value, key) }
@@ -483,9 +489,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: Double) throws { try self.floatingPoint(value) }
   mutating func encode(_ value: Float) throws { try self.floatingPoint(value) }
   private func floatingPoint<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws {
-    var isFinite = true
-    self.raw { isFinite = JSONTree.writeFloatingPoint(value, into: &$0) }
-    if !isFinite { throw CompactJSONUnsupported() }
+    try self.tree.setFloatingPoint(self.tree.addMember(to: self.node, key: nil), value)
   }
   mutating func encode(_ value: Int) throws { self.integer(value) }
   mutating func encode(_ value: Int8) throws { self.integer(value) }
@@ -542,9 +546,7 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: Double) throws { try self.floatingPoint(value) }
   mutating func encode(_ value: Float) throws { try self.floatingPoint(value) }
   private func floatingPoint<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws {
-    var isFinite = true
-    self.tree.setRaw(self.node) { isFinite = JSONTree.writeFloatingPoint(value, into: &$0) }
-    if !isFinite { throw CompactJSONUnsupported() }
+    try self.tree.setFloatingPoint(self.node, value)
   }
   mutating func encode(_ value: Int) throws { self.integer(value) }
   mutating func encode(_ value: Int8) throws { self.integer(value) }

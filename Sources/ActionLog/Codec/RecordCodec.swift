@@ -15,7 +15,7 @@ public protocol RecordCodec: Sendable {
 }
 
 /// The default record codec: encodes with ActionLog's own compact JSON encoder, which writes the
-/// bytes Foundation's `JSONEncoder` writes several times faster (and hands Foundation what it
+/// bytes Foundation's `JSONEncoder` writes with much less work (and hands Foundation what it
 /// does not handle itself), and decodes with Foundation's `JSONDecoder`.
 ///
 /// Recording encodes on the writer's background thread; the faster it is done, the less that
