@@ -104,6 +104,10 @@ public final class LogWriter: @unchecked Sendable {
 
   // Guarded by `condition`.
   private var pending: [Entry] = []
+  /// An emptied batch whose memory the next `pending` reuses: appending then neither grows a
+  /// fresh array (copying it) nor touches memory the process has not used yet (page faults),
+  /// both on the caller's thread.
+  private var spare: [Entry] = []
   private var enqueued = 0
   private var written = 0
   private var acknowledged = 0
@@ -280,8 +284,9 @@ public final class LogWriter: @unchecked Sendable {
           break
         }
       }
-      let batch = self.pending
-      self.pending.removeAll(keepingCapacity: true)
+      var batch: [Entry] = []
+      swap(&batch, &self.spare)
+      swap(&batch, &self.pending)
       let batchEnd = self.enqueued
       let isClosing = self.isClosing
       let endTime = self.endTime
@@ -294,6 +299,9 @@ public final class LogWriter: @unchecked Sendable {
       for entry in batch {
         self.encode(entry, into: &buffer)
       }
+      // NB: Emptied here, so the entries are destroyed on this thread, and handed back to be
+      // the next `pending` (unless it is larger than a batch needs to be).
+      batch.removeAll(keepingCapacity: batch.capacity / 2 <= self.options.batchSize)
       if isClosing {
         let unmatched = self.unmatched
         for path in unmatched.state {
@@ -318,6 +326,7 @@ public final class LogWriter: @unchecked Sendable {
         self.failure = .writeFailed(path: self.url.path, reason: error)
       }
       self.written = batchEnd
+      self.spare = batch
       if self.options.syncPolicy == .never || wantsSync {
         self.acknowledged = batchEnd
       }
