@@ -31,6 +31,11 @@ import Foundation
 /// ``Options/maximumPendingRecords`` records are waiting, ``append(_:)`` blocks until the
 /// background thread has taken them, so memory stays bounded and nothing is lost.
 ///
+/// The background thread runs at a low priority (nice 19 on Linux, the utility quality of
+/// service on Apple platforms): it works in the time the app leaves idle, and when the
+/// scheduler puts it beside a busy thread of the app, it gives way. Back-pressure keeps it from
+/// falling behind without bound on a machine the app keeps busy.
+///
 /// A record that cannot be encoded (a non-finite `Double`, an encoder that throws) becomes a
 /// `note` record, and ``Options/onEncodingFailure`` is told.
 public final class LogWriter: @unchecked Sendable {
@@ -173,6 +178,7 @@ public final class LogWriter: @unchecked Sendable {
     self.descriptor = try Self.create(url, header: line)
     let thread = Thread { [self] in self.run() }
     thread.name = "ActionLog.LogWriter"
+    thread.qualityOfService = .utility
     self.thread = thread
     thread.start()
   }
@@ -275,6 +281,12 @@ public final class LogWriter: @unchecked Sendable {
   // MARK: - The writer thread
 
   private func run() {
+    #if os(Linux)
+      // NB: On Linux a nice value belongs to a thread: `0` is this one. Where the scheduler places
+      // it beside the thread that sends actions, this keeps the sending thread's share of the
+      // processor (measured by replay-bench: Store.send with the writer busy).
+      _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
+    #endif
     var buffer: [UInt8] = []
     buffer.reserveCapacity(1 << 16)
     while true {
