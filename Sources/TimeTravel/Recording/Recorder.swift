@@ -99,8 +99,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     if let elapsed {
       self.elapsed = elapsed
     } else {
-      let start = ContinuousClock.now
-      self.elapsed = { ContinuousClock.now - start }
+      let start = MonotonicClock.nanoseconds()
+      self.elapsed = { .nanoseconds(MonotonicClock.nanoseconds() &- start) }
     }
     self.initialState = initialState
     self.lastState = initialState
