@@ -34,10 +34,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   private let writer: LogWriter
   private let encodingFailures: LockIsolated<[String]>
   private let elapsed: @Sendable () -> Duration
-  private let initialState: State
   /// The state after the last action, for the checkpoint at close; guarded by `progress.lock`.
-  /// While an action is reduced it holds the initial state instead (see `begin`).
-  nonisolated(unsafe) private var lastState: State
+  /// While an action is reduced it holds nothing (see `begin`).
+  private let lastState = LastState<State>()
 
   /// Starts a recording: creates the file and writes its header.
   ///
@@ -102,8 +101,6 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       let start = MonotonicClock.nanoseconds()
       self.elapsed = { .nanoseconds(MonotonicClock.nanoseconds() &- start) }
     }
-    self.initialState = initialState
-    self.lastState = initialState
   }
 
   /// The number of actions recorded so far.
@@ -125,7 +122,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// processes afterwards are not recorded.
   public func close() throws {
     let final: (seq: Int, state: State)? = self.progress.lock.withLock {
-      self.progress.close().map { ($0, self.lastState) }
+      self.progress.close().flatMap { seq in self.lastState.value.map { (seq, $0) } }
     }
     if let final {
       self.writer.append(.checkpoint(seq: final.seq, state: final.state))
@@ -176,9 +173,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       guard let opened = self.progress.begin(context: context, base: base) else { return nil }
       // NB: Holding the last state shares its storage with the store's: the reducer's next
       // mutation would copy every collection in it, a cost that grows with the state. Let go of
-      // it while the reducer runs; `finish` keeps the new one. (Not an optional set to `nil`:
-      // in this generic code, an optional state costs a type metadata lookup per assignment.)
-      self.lastState = self.initialState
+      // it while the reducer runs; `finish` keeps the new one.
+      self.lastState.clear()
       return opened
     }
   }
@@ -187,7 +183,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   func finish(_ opened: RecorderProgress.Opened, action: Action, state: State) {
     let time = self.elapsed()
     let (captured, isCheckpoint) = self.progress.lock.withLock {
-      self.lastState = state
+      self.lastState.set(state)
       return self.progress.finish(seq: opened.seq, checkpointInterval: self.checkpointInterval)
     }
     self.writer.append(

@@ -19,16 +19,30 @@ final class RecorderProgress: @unchecked Sendable {
   let lock = Lock()
 
   private let dependencies: [RecordableDependency]
-  // Guarded by `lock`.
-  private var lastSeq = 0
-  private var lastCheckpoint = 0
-  private var isClosed = false
-  private var ids = ActionIDMap()
-  private var open: (actionID: UInt64, values: [String: [String]])?
-  private var cache: (base: DependencyValues, capturing: DependencyValues)?
+
+  /// What `lock` guards.
+  private struct Books {
+    var lastSeq = 0
+    var lastCheckpoint = 0
+    var isClosed = false
+    var ids = ActionIDMap()
+    var open: (actionID: UInt64, values: [String: [String]])?
+    var cache: (base: DependencyValues, capturing: DependencyValues)?
+  }
+
+  // NB: In memory of its own rather than stored properties: the lock already keeps accesses
+  // apart, and a class's stored property pays a dynamic exclusivity check on each of them, a
+  // few per action.
+  private let books = UnsafeMutablePointer<Books>.allocate(capacity: 1)
 
   init(_ dependencies: [RecordableDependency]) {
     self.dependencies = dependencies
+    self.books.initialize(to: Books())
+  }
+
+  deinit {
+    self.books.deinitialize(count: 1)
+    self.books.deallocate()
   }
 
   /// What ``begin(context:)`` hands the recording reducer.
@@ -44,14 +58,16 @@ final class RecorderProgress: @unchecked Sendable {
   /// Reserves the next sequence number for an action, works out where it came from, and starts
   /// capturing its reducer's reads; `nil` once closed. Call it holding ``lock``.
   func begin(context: ActionContext?, base: DependencyValues) -> Opened? {
-    guard !self.isClosed else { return nil }
-    self.lastSeq += 1
-    let seq = self.lastSeq
+    guard !self.books.pointee.isClosed else { return nil }
+    self.books.pointee.lastSeq += 1
+    let seq = self.books.pointee.lastSeq
     var origin = RecordedOrigin.send
     let opened: ActionContext
     if let context {
-      self.ids.record(id: context.id, seq: seq)
-      if case let .effect(parent) = context.origin, let parentSeq = self.ids.seq(for: parent) {
+      self.books.pointee.ids.record(id: context.id, seq: seq)
+      if case let .effect(parent) = context.origin,
+        let parentSeq = self.books.pointee.ids.seq(for: parent)
+      {
         origin = .effect(parent: parentSeq)
       }
       opened = context
@@ -60,7 +76,7 @@ final class RecorderProgress: @unchecked Sendable {
       // inside it are told apart from those of effects.
       opened = ActionContext(id: UInt64(seq), origin: .send)
     }
-    self.open = (opened.id, [:])
+    self.books.pointee.open = (opened.id, [:])
     return Opened(
       seq: seq, origin: origin, context: opened, dependencies: self.capturingDependencies(for: base)
     )
@@ -69,28 +85,29 @@ final class RecorderProgress: @unchecked Sendable {
   /// Ends the open action: returns what its reducer read, and whether a checkpoint is due after
   /// it. Call it holding ``lock``.
   func finish(seq: Int, checkpointInterval: Int) -> (CapturedValues, isCheckpoint: Bool) {
-    let values = self.open?.values ?? [:]
-    self.open = nil
+    let values = self.books.pointee.open?.values ?? [:]
+    self.books.pointee.open = nil
     let isCheckpoint = seq % checkpointInterval == 0
-    if isCheckpoint { self.lastCheckpoint = seq }
+    if isCheckpoint { self.books.pointee.lastCheckpoint = seq }
     return (CapturedValues(values), isCheckpoint)
   }
 
   /// Marks the recording closed; returns the last action's seq when it still needs a
   /// checkpoint: when it was finished and is not one. Call it holding ``lock``.
   func close() -> Int? {
-    guard !self.isClosed else { return nil }
-    self.isClosed = true
-    return self.open == nil && self.lastSeq > self.lastCheckpoint ? self.lastSeq : nil
+    guard !self.books.pointee.isClosed else { return nil }
+    self.books.pointee.isClosed = true
+    let books = self.books.pointee
+    return books.open == nil && books.lastSeq > books.lastCheckpoint ? books.lastSeq : nil
   }
 
   /// The number of actions begun so far.
   var count: Int {
-    self.lock.withLock { self.lastSeq }
+    self.lock.withLock { self.books.pointee.lastSeq }
   }
 
   private func capturingDependencies(for base: DependencyValues) -> DependencyValues {
-    if let cached = self.cache, Self.isIdentical(cached.base, base) {
+    if let cached = self.books.pointee.cache, Self.isIdentical(cached.base, base) {
       return cached.capturing
     }
     // NB: Built inside the library's `withDependencies` (which starts from `base`, the current
@@ -109,15 +126,15 @@ final class RecorderProgress: @unchecked Sendable {
     }
     // NB: Keeping `base` also keeps its storage shared, so it cannot change in place: a bitwise
     // match later means the very same values.
-    self.cache = (base, built)
+    self.books.pointee.cache = (base, built)
     return built
   }
 
   private func record(_ text: String, for name: String) {
     let current = ActionContext.current?.id
     self.lock.withLock {
-      guard let open = self.open, open.actionID == current else { return }
-      self.open!.values[name, default: []].append(text)
+      guard let open = self.books.pointee.open, open.actionID == current else { return }
+      self.books.pointee.open!.values[name, default: []].append(text)
     }
   }
 
