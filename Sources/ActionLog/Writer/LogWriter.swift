@@ -187,7 +187,7 @@ public final class LogWriter: @unchecked Sendable {
   /// waiting, in which case it waits for the writer to take them.
   ///
   /// Records appended after ``close()`` are ignored.
-  public func append(_ entry: Entry) {
+  public func append(_ entry: consuming Entry) {
     self.condition.lock()
     defer { self.condition.unlock() }
     guard !self.isClosing else { return }
@@ -195,7 +195,9 @@ public final class LogWriter: @unchecked Sendable {
       self.condition.broadcast()
       self.condition.wait()
     }
-    self.pending.append(entry)
+    // NB: Moved, not copied: a copy would retain what the record holds here and release it
+    // again when the caller's is destroyed, on the sending thread.
+    self.pending.append(consume entry)
     self.enqueued += 1
     if self.pending.count == self.options.batchSize {
       self.condition.broadcast()
