@@ -81,6 +81,34 @@ struct Journal: Reducer {
     #expect(state.entries.first?.id.uuidString == (try recording.action(8, as: Journal.Action.self)).captured["uuid"].first)
   }
 
+  @Test func readsAreRecordedAfterATestStoreChangesItsDependencies() async throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<Journal>(url: url, feature: "journal", initialState: Journal.State())
+    let store = TestStore(initialState: Journal.State()) {
+      Journal().recording(to: recorder)
+    } withDependencies: {
+      $0.uuid = .constant(UUID(1))
+      $0.date.now = Date(timeIntervalSince1970: 1)
+      $0.withRandomNumberGenerator = WithRandomNumberGenerator(SplitMix64(seed: 3))
+    }
+    store.exhaustivity = .off
+    await store.send(.write("before"))
+    store.dependencies.uuid = .constant(UUID(2))
+    store.dependencies.date.now = Date(timeIntervalSince1970: 2)
+    await store.send(.write("after"))
+    try recorder.close()
+
+    let recording = try Recording(contentsOf: url)
+    let before = try recording.action(1, as: Journal.Action.self).captured
+    let after = try recording.action(2, as: Journal.Action.self).captured
+    #expect(before["uuid"] == [UUID(1).uuidString])
+    #expect(after["uuid"] == [UUID(2).uuidString])
+    #expect(after["date"] == [String(Date(timeIntervalSince1970: 2).timeIntervalSinceReferenceDate)])
+    #expect(after["random"].count == before["random"].count)
+    #expect(try Replayer(recording: recording, reducer: Journal()).state(after: 2) == store.state)
+  }
+
   @Test func replayFromACheckpointMatchesReplayFromTheStart() throws {
     let directory = TemporaryDirectory()
     let url = directory.file()

@@ -52,13 +52,19 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
   private var observers: [Int: @MainActor (State) -> Void] = [:]
   private var nextObserverID = 0
 
-  init(initialState: State, reducer: R, dependencies: DependencyValues) {
+  /// - Parameter prepare: Whether a reducer that prepares its store's dependencies
+  ///   (``_StoreDependencyPreparing``) is asked to. A test store's dependencies can change
+  ///   between steps, and so are not prepared.
+  init(initialState: State, reducer: R, dependencies: DependencyValues, prepare: Bool) {
     self.state = initialState
     self.reducer = reducer
     var dependencies = dependencies
     // NB: Stored at the root, so reducers find it without falling back to the library's cache of
     // default values on every read.
     dependencies.navigationIDPath = NavigationIDPath()
+    if prepare, let reducer = reducer as? any _StoreDependencyPreparing {
+      reducer._prepare(storeDependencies: &dependencies)
+    }
     self.dependencies = dependencies
   }
 

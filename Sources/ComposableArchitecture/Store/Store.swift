@@ -45,7 +45,9 @@ public final class Store<State, Action> {
       (initialState(), reducer())
     }
     self.init(
-      core: _RootCore(initialState: initialState, reducer: reducer, dependencies: dependencies)
+      core: _RootCore(
+        initialState: initialState, reducer: reducer, dependencies: dependencies, prepare: true
+      )
     )
   }
 

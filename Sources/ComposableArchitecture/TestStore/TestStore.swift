@@ -84,7 +84,9 @@ public final class TestStore<State: Equatable, Action> {
     } operation: {
       (initialState(), reducer())
     }
-    let core = _RootCore(initialState: initialState, reducer: reducer, dependencies: dependencies)
+    let core = _RootCore(
+      initialState: initialState, reducer: reducer, dependencies: dependencies, prepare: false
+    )
     self.core = core
     self.runningEffects = core.runningEffects
     self.baseline = initialState

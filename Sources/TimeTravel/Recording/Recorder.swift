@@ -179,6 +179,12 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     }
   }
 
+  /// The dependencies a store whose root reducer records is created with: `base` with the
+  /// recorded dependencies wrapped.
+  func prepare(storeDependencies base: DependencyValues) -> DependencyValues {
+    self.progress.lock.withLock { self.progress.prepare(storeDependencies: base) }
+  }
+
   /// Enqueues a processed action with what its reducer read, and a checkpoint when one is due.
   func finish(_ opened: RecorderProgress.Opened, action: Action, state: State) {
     let time = self.elapsed()

@@ -11,7 +11,9 @@ import ComposableArchitecture
 /// The capturing dependency values are built once and reused while the dependencies the store
 /// passes in stay the same, which they do from one action to the next: building them costs a
 /// copy of the dependency storage and a closure per dependency, more than the reducer often
-/// costs. A read is captured only while an action is open and only when it comes from that
+/// costs. A store whose root reducer records builds them into its own dependencies when it is
+/// created (``prepare(storeDependencies:)``), and then runs every action with them in place:
+/// nothing is pushed. A read is captured only while an action is open and only when it comes from that
 /// action's reduce; effects created during the action keep the capturing dependencies, but they
 /// run outside the store's call to the reducer, so their reads are not recorded.
 final class RecorderProgress: @unchecked Sendable {
@@ -28,6 +30,8 @@ final class RecorderProgress: @unchecked Sendable {
     var ids = ActionIDMap()
     var open: (actionID: UInt64, values: [String: [String]])?
     var cache: (base: DependencyValues, capturing: DependencyValues)?
+    /// The capturing values a store was created with.
+    var installed: DependencyValues?
   }
 
   // NB: In memory of its own rather than stored properties: the lock already keeps accesses
@@ -51,8 +55,9 @@ final class RecorderProgress: @unchecked Sendable {
     var origin: RecordedOrigin
     /// The action's context: the store's, or one made for a reducer called outside a store.
     var context: ActionContext
-    /// The dependency values to reduce with.
-    var dependencies: DependencyValues
+    /// The dependency values to reduce with; `nil` when those in effect are the capturing ones
+    /// a store was created with.
+    var dependencies: DependencyValues?
   }
 
   /// Reserves the next sequence number for an action, works out where it came from, and starts
@@ -78,7 +83,9 @@ final class RecorderProgress: @unchecked Sendable {
     }
     self.books.pointee.open = (opened.id, [:])
     return Opened(
-      seq: seq, origin: origin, context: opened, dependencies: self.capturingDependencies(for: base)
+      seq: seq, origin: origin, context: opened,
+      dependencies: context != nil && self.isInstalled(base)
+        ? nil : self.capturingDependencies(for: base)
     )
   }
 
@@ -104,6 +111,26 @@ final class RecorderProgress: @unchecked Sendable {
   /// The number of actions begun so far.
   var count: Int {
     self.lock.withLock { self.books.pointee.lastSeq }
+  }
+
+  /// The dependencies a store is created with, with every recorded dependency wrapped so that
+  /// its reads are captured. Call it holding ``lock``.
+  func prepare(storeDependencies base: DependencyValues) -> DependencyValues {
+    let prepared = withDependencies {
+      $0 = base
+    } operation: {
+      self.capturingDependencies(for: base)
+    }
+    self.books.pointee.installed = prepared
+    return prepared
+  }
+
+  /// Whether `base`, the values in effect, are those a store was prepared with.
+  private func isInstalled(_ base: DependencyValues) -> Bool {
+    guard let installed = self.books.pointee.installed else { return false }
+    // NB: Kept here, the prepared values' storage stays shared with the store's and cannot
+    // change in place: a bitwise match means the very values the store was created with.
+    return Self.isIdentical(installed, base)
   }
 
   private func capturingDependencies(for base: DependencyValues) -> DependencyValues {

@@ -31,16 +31,29 @@ where Base.State: Encodable & Sendable, Base.Action: Encodable & Sendable {
     guard let opened = self.recorder.begin(context: context, base: DependencyValues._current) else {
       return self.base.reduce(into: &state, action: action)
     }
-    let effects = DependencyValues.$_current.withValue(opened.dependencies) {
-      if context == nil {
-        ActionContext.$current.withValue(opened.context) {
+    let effects: Effect<Base.Action>
+    if let dependencies = opened.dependencies {
+      effects = DependencyValues.$_current.withValue(dependencies) {
+        if context == nil {
+          ActionContext.$current.withValue(opened.context) {
+            self.base.reduce(into: &state, action: action)
+          }
+        } else {
           self.base.reduce(into: &state, action: action)
         }
-      } else {
-        self.base.reduce(into: &state, action: action)
       }
+    } else {
+      // NB: In a store prepared by `_prepare(storeDependencies:)`, whose action context is set.
+      effects = self.base.reduce(into: &state, action: action)
     }
     self.recorder.finish(opened, action: action, state: state)
     return effects
+  }
+}
+
+extension _RecordingReducer: _StoreDependencyPreparing {
+  /// Wraps the store's recorded dependencies once, so that actions run with them in place.
+  public func _prepare(storeDependencies dependencies: inout DependencyValues) {
+    dependencies = self.recorder.prepare(storeDependencies: dependencies)
   }
 }
