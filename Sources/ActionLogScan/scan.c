@@ -6,6 +6,10 @@
 
 #define PREFIX_LENGTH 9
 
+// NB: The helpers the line scan calls are always inlined: it is compiled twice (see
+// `scan_lines`), once for AVX2, and a compiler left to itself calls them there instead.
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
 // MARK: - Numbers
 
 // A non-negative integer of 1 to 18 digits at *cursor, followed by `,` or `}`; -1 otherwise.
@@ -13,7 +17,7 @@
 // NB: A digit at a time. Eight-byte tricks (count the digits, combine them with three
 // multiplications) make one long chain of dependent instructions, which measured slower for
 // the 1-to-12-digit numbers of an envelope than this loop, whose steps overlap.
-static inline int64_t read_integer(const uint8_t **cursor, const uint8_t *end) {
+ALWAYS_INLINE int64_t read_integer(const uint8_t **cursor, const uint8_t *end) {
   const uint8_t *p = *cursor;
   const uint8_t *limit = end - p > 18 ? p + 18 : end;
   int64_t value = 0;
@@ -30,7 +34,7 @@ static inline int64_t read_integer(const uint8_t **cursor, const uint8_t *end) {
 
 // How many of the eight bytes, first byte in the low bits, are ASCII digits before the first
 // that is not.
-static inline int leading_digits(uint64_t word) {
+ALWAYS_INLINE int leading_digits(uint64_t word) {
   uint64_t high_nibble_wrong = (word & 0xF0F0F0F0F0F0F0F0ull) ^ 0x3030303030303030ull;
   uint64_t low_nibble_over_9 =
       ((word & 0x0F0F0F0F0F0F0F0Full) + 0x0606060606060606ull) & 0xF0F0F0F0F0F0F0F0ull;
@@ -40,7 +44,7 @@ static inline int leading_digits(uint64_t word) {
 
 // Moves past what `read_integer` would read, without computing its value: eight bytes at a
 // time, with no chain of multiplications. Returns 0 where `read_integer` would return -1.
-static inline int skip_integer(const uint8_t **cursor, const uint8_t *end) {
+ALWAYS_INLINE int skip_integer(const uint8_t **cursor, const uint8_t *end) {
   const uint8_t *p = *cursor;
   while (end - p >= 8 && p - *cursor <= 18) {
     uint64_t word;
@@ -147,7 +151,7 @@ static void sequence_set(als_sequence *sequence, int64_t value) {
   sequence->length = length;
 }
 
-static inline void sequence_advance(als_sequence *sequence) {
+ALWAYS_INLINE void sequence_advance(als_sequence *sequence) {
   sequence->next++;
   int i = sequence->length - 1;
   while (i >= 0 && sequence->digits[i] == '9') sequence->digits[i--] = '0';
@@ -165,7 +169,7 @@ static inline void sequence_advance(als_sequence *sequence) {
 // Checks a line's envelope and reads what the index needs from it: its kind, its seq (an
 // action's is compared with the one `sequence` expects), an end record's time. Returns 0 when
 // the payload does not start the way this library writes it or an action is out of sequence.
-static inline int scan_envelope(const uint8_t *payload, size_t count, als_sequence *sequence,
+ALWAYS_INLINE int scan_envelope(const uint8_t *payload, size_t count, als_sequence *sequence,
                                 int32_t *kind, int64_t *seq, int64_t *end_time) {
   const uint8_t *cursor = payload;
   const uint8_t *end = payload + count;
@@ -246,10 +250,33 @@ static inline const uint8_t *find_newline(const uint8_t *start, size_t length) {
   return memchr(p, '\n', (size_t)(end - p));
 }
 
-als_scan_result als_scan_lines(const uint8_t *base, size_t *offset, size_t end,
-                               size_t maximum_payload, ptrdiff_t *record,
-                               als_sequence *sequence, als_line_range *actions,
-                               als_other_line *others, size_t other_capacity) {
+#if defined(__x86_64__)
+// The same, thirty-two bytes at a time, for processors with AVX2: half the instructions per line.
+__attribute__((target("avx2"))) static inline const uint8_t *find_newline_wide(
+    const uint8_t *start, size_t length) {
+  const uint8_t *p = start;
+  const uint8_t *end = start + length;
+  const __m256i newline = _mm256_set1_epi8('\n');
+  while (end - p >= 32) {
+    __m256i chunk = _mm256_loadu_si256((const __m256i *)p);
+    unsigned mask = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(chunk, newline));
+    if (mask) return p + __builtin_ctz(mask);
+    p += 32;
+  }
+  return find_newline(p, (size_t)(end - p));
+}
+#endif
+
+// The shortest line that can be a record: `xxxxxxxx {"kind":"end","seq":1,"time":0}` and its
+// newline. A line's newline is looked for past the bytes before it.
+#define SHORTEST_LINE 40
+
+// The body of `als_scan_lines`, compiled once per way of finding newlines (`wide` is a constant
+// at each use).
+static inline __attribute__((always_inline)) als_scan_result scan_lines(
+    const uint8_t *base, size_t *offset, size_t end, size_t maximum_payload, ptrdiff_t *record,
+    als_sequence *sequence, als_line_range *actions, als_other_line *others,
+    size_t other_capacity, const int wide) {
   als_scan_result result = {0, 0, 0};
   size_t position = *offset;
   ptrdiff_t number = *record;
@@ -264,7 +291,16 @@ als_scan_result als_scan_lines(const uint8_t *base, size_t *offset, size_t end,
     while (group < 3 && cursor < end) {
       size_t window = end - cursor;
       if (window > maximum_payload + PREFIX_LENGTH + 1) window = maximum_payload + PREFIX_LENGTH + 1;
-      const uint8_t *newline = find_newline(base + cursor, window);
+      // NB: A shorter line is no record; looking past it joins it to the next, whose checksum
+      // then fails, and the scan stops before it as it would have.
+      if (window < SHORTEST_LINE) break;
+      const uint8_t *from = base + cursor + SHORTEST_LINE - 1;
+      size_t rest = window - (SHORTEST_LINE - 1);
+#if defined(__x86_64__)
+      const uint8_t *newline = wide ? find_newline_wide(from, rest) : find_newline(from, rest);
+#else
+      const uint8_t *newline = find_newline(from, rest);
+#endif
       if (!newline) break;
       size_t line_end = (size_t)(newline - base);
       size_t length = line_end - cursor;
@@ -318,4 +354,28 @@ done:
   *offset = position;
   *record = number;
   return result;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static als_scan_result scan_lines_wide(
+    const uint8_t *base, size_t *offset, size_t end, size_t maximum_payload, ptrdiff_t *record,
+    als_sequence *sequence, als_line_range *actions, als_other_line *others,
+    size_t other_capacity) {
+  return scan_lines(base, offset, end, maximum_payload, record, sequence, actions, others,
+                    other_capacity, 1);
+}
+#endif
+
+als_scan_result als_scan_lines(const uint8_t *base, size_t *offset, size_t end,
+                               size_t maximum_payload, ptrdiff_t *record,
+                               als_sequence *sequence, als_line_range *actions,
+                               als_other_line *others, size_t other_capacity) {
+#if defined(__x86_64__)
+  if (__builtin_cpu_supports("avx2")) {
+    return scan_lines_wide(base, offset, end, maximum_payload, record, sequence, actions, others,
+                           other_capacity);
+  }
+#endif
+  return scan_lines(base, offset, end, maximum_payload, record, sequence, actions, others,
+                    other_capacity, 0);
 }
