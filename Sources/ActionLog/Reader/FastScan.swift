@@ -97,7 +97,7 @@ enum FastScan {
     result.tornTail = tornTail
     var record = 1 + first.lineCount
     for index in 1..<max(chunks, 1) {
-      // NB: Taken out of `results`, so that renumbering its records does not copy them.
+      // NB: Taken out of `results`, so that renumbering its checkpoints does not copy them.
       guard var chunk = results[index].take() else { return nil }
       let lastSeq = result.lines.count
       if let first = chunk.firstSeq, first != lastSeq + 1 { return nil }
@@ -105,11 +105,8 @@ enum FastScan {
         return nil
       }
       if result.endTime != nil, chunk.lineCount > 0 { return nil }
-      chunk.lines.withUnsafeMutableBufferPointer { lines in
-        for position in lines.indices { lines[position].record += record }
-      }
       for key in chunk.checkpoints.keys { chunk.checkpoints[key]!.record += record }
-      result.lines.append(segment: chunk.lines)
+      result.lines.append(segment: chunk.lines, renumberingBy: record)
       result.checkpoints.merge(chunk.checkpoints) { $1 }
       if let endSeq = chunk.endSeq {
         guard endSeq == result.lines.count else { return nil }
