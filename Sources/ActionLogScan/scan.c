@@ -4,6 +4,10 @@
 
 #include "crc32c.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #define PREFIX_LENGTH 9
 
 // NB: The helpers the line scan calls are always inlined: it is compiled twice (see
@@ -46,6 +50,26 @@ ALWAYS_INLINE int leading_digits(uint64_t word) {
 // time, with no chain of multiplications. Returns 0 where `read_integer` would return -1.
 ALWAYS_INLINE int skip_integer(const uint8_t **cursor, const uint8_t *end) {
   const uint8_t *p = *cursor;
+#if defined(__SSE2__)
+  if (end - p >= 32) {
+    // Sixteen bytes at a time: a byte is a digit when, less '0' + 128 (wrapping), it is below
+    // -118 as a signed byte.
+    const __m128i bias = _mm_set1_epi8((char)('0' + 128));
+    const __m128i limit = _mm_set1_epi8((char)(-128 + 10));
+    __m128i low = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)p), bias);
+    uint32_t digits = (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(low, limit));
+    if (digits == 0xFFFF) {
+      __m128i high = _mm_sub_epi8(_mm_loadu_si128((const __m128i *)(p + 16)), bias);
+      digits |= (uint32_t)_mm_movemask_epi8(_mm_cmplt_epi8(high, limit)) << 16;
+    }
+    uint32_t others = ~digits;
+    if (others == 0) return 0;
+    int count = __builtin_ctz(others);
+    if (count == 0 || count > 18 || (p[count] != ',' && p[count] != '}')) return 0;
+    *cursor = p + count;
+    return 1;
+  }
+#endif
   while (end - p >= 8 && p - *cursor <= 18) {
     uint64_t word;
     memcpy(&word, p, 8);
@@ -228,10 +252,6 @@ ALWAYS_INLINE int scan_envelope(const uint8_t *payload, size_t count, als_sequen
   }
   return 1;
 }
-
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 
 // The first newline in `length` bytes at `start`, or NULL. Lines are about a hundred bytes:
 // inline, sixteen bytes at a time, costs less than a call to memchr.
