@@ -15,8 +15,9 @@ import TimeTravel
 ///
 /// Build it in release mode (`Tools/bench` does). `--quick` uses smaller sizes, for a smoke run.
 /// For profilers: `--send N [--recording FILE [--writer-idle]]` only sends N todos actions to a
-/// store (recording them to FILE, encoding them only at the end), `--open FILE` only opens FILE (and
-/// reads it with a newline scan) twenty times, and `--write FILE N` writes an N-action todos log to open.
+/// store (recording them to FILE, encoding them only at the end), `--open FILE` only opens FILE
+/// (and reads it with a newline scan) twenty times, and `--write FILE N` writes an N-action todos
+/// log to open.
 @main
 struct ReplayBench {
   @MainActor
@@ -70,9 +71,9 @@ struct ReplayBench {
       try self.compareOpen(url, actions: actions, rounds: 20)
       return
     }
-    // For making a file to profile with: `replay-bench --write FILE N` writes an N-action todos log.
-    if let index = CommandLine.arguments.firstIndex(of: "--write"), index + 2 < CommandLine.arguments.count,
-      let count = Int(CommandLine.arguments[index + 2])
+    // For making a file to profile with: `replay-bench --write FILE N` writes an N-action log.
+    if let index = CommandLine.arguments.firstIndex(of: "--write"),
+      index + 2 < CommandLine.arguments.count, let count = Int(CommandLine.arguments[index + 2])
     {
       try self.writeTodosLog(URL(fileURLWithPath: CommandLine.arguments[index + 1]), actions: count)
       return

@@ -34,7 +34,9 @@ struct SegmentedArray<Element: RecordNumbered & Sendable>: RandomAccessCollectio
       self.shifts.append(0)
     }
     let shift = self.shifts[self.shifts.count - 1]
-    self.segments[self.segments.count - 1].append(shift == 0 ? element : element.renumbered(by: -shift))
+    self.segments[self.segments.count - 1].append(
+      shift == 0 ? element : element.renumbered(by: -shift)
+    )
     self.ends[self.ends.count - 1] += 1
   }
 

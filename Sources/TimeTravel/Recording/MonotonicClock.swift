@@ -8,7 +8,8 @@
 /// while the machine sleeps), as plain nanoseconds.
 ///
 /// Each action reads it once on the sending thread. `ContinuousClock.now - start` computes with
-/// 128-bit attoseconds; this is one system call-free read and a subtraction.
+/// 128-bit attoseconds; this is one read of the clock (answered without a system call) and a
+/// subtraction.
 enum MonotonicClock {
   @inline(__always)
   static func nanoseconds() -> Int64 {

@@ -13,9 +13,10 @@ import ComposableArchitecture
 /// copy of the dependency storage and a closure per dependency, more than the reducer often
 /// costs. A store whose root reducer records builds them into its own dependencies when it is
 /// created (``prepare(storeDependencies:)``), and then runs every action with them in place:
-/// nothing is pushed. A read is captured only while an action is open and only when it comes from that
-/// action's reduce; effects created during the action keep the capturing dependencies, but they
-/// run outside the store's call to the reducer, so their reads are not recorded.
+/// nothing is pushed. A read is captured only while an action is open and only when it comes
+/// from that action's reduce; effects created during the action keep the capturing
+/// dependencies, but they run outside the store's call to the reducer, so their reads are not
+/// recorded.
 final class RecorderProgress: @unchecked Sendable {
   /// Guards everything below, and the recorder's last state.
   let lock = Lock()
