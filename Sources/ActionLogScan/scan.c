@@ -46,8 +46,9 @@ ALWAYS_INLINE int leading_digits(uint64_t word) {
   return not_digit ? __builtin_ctzll(not_digit) / 8 : 8;
 }
 
-// Moves past what `read_integer` would read, without computing its value: eight bytes at a
-// time, with no chain of multiplications. Returns 0 where `read_integer` would return -1.
+// Moves past what `read_integer` would read, without computing its value: sixteen bytes at a
+// time where the payload has room, eight otherwise, with no chain of multiplications. Returns 0
+// where `read_integer` would return -1.
 ALWAYS_INLINE int skip_integer(const uint8_t **cursor, const uint8_t *end) {
   const uint8_t *p = *cursor;
 #if defined(__SSE2__)

@@ -453,7 +453,10 @@ struct ReplayBench {
     let writer = try self.todosWriter(url)
     for (index, action) in self.todosScript(count: actions).enumerated() {
       writer.append(
-        .action(seq: index + 1, time: .nanoseconds(index * 1_000), origin: .send, value: action, captured: CapturedValues())
+        .action(
+          seq: index + 1, time: .nanoseconds(index * 1_000), origin: .send, value: action,
+          captured: CapturedValues()
+        )
       )
     }
     try writer.close()
