@@ -109,7 +109,7 @@ let package = Package(
     ),
     .testTarget(
       name: "ActionLogTests",
-      dependencies: ["ActionLog", "TestSupport"]
+      dependencies: ["ActionLog", "ActionLogScan", "TestSupport"]
     ),
     .testTarget(
       name: "TimeTravelTests",

@@ -296,7 +296,7 @@ __attribute__((target("avx2"))) static inline const uint8_t *find_newline_wide(
 // at each use).
 static inline __attribute__((always_inline)) als_scan_result scan_lines(
     const uint8_t *base, size_t *offset, size_t end, size_t maximum_payload, ptrdiff_t *record,
-    als_sequence *sequence, als_line_range *actions, als_other_line *others,
+    als_sequence *sequence, als_place *actions, als_other_line *others,
     size_t other_capacity, const int wide) {
   als_scan_result result = {0, 0, 0};
   size_t position = *offset;
@@ -350,12 +350,11 @@ static inline __attribute__((always_inline)) als_scan_result scan_lines(
         result.stopped = 1;
         goto done;
       }
-      als_line_range range = {number, (ptrdiff_t)starts[i], (ptrdiff_t)lengths[i]};
       if (kind == ALS_KIND_ACTION) {
-        actions[result.actions++] = range;
+        actions[result.actions++] = als_make_place(starts[i], lengths[i]);
       } else {
         als_other_line *other = &others[result.others++];
-        other->range = range;
+        other->range = (als_line_range){number, (ptrdiff_t)starts[i], (ptrdiff_t)lengths[i]};
         other->seq = seq;
         other->last_action_seq = last_action_seq < 0 ? -1 : last_action_seq;
         other->end_time = end_time;
@@ -380,7 +379,7 @@ done:
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) static als_scan_result scan_lines_wide(
     const uint8_t *base, size_t *offset, size_t end, size_t maximum_payload, ptrdiff_t *record,
-    als_sequence *sequence, als_line_range *actions, als_other_line *others,
+    als_sequence *sequence, als_place *actions, als_other_line *others,
     size_t other_capacity) {
   return scan_lines(base, offset, end, maximum_payload, record, sequence, actions, others,
                     other_capacity, 1);
@@ -389,7 +388,7 @@ __attribute__((target("avx2"))) static als_scan_result scan_lines_wide(
 
 als_scan_result als_scan_lines(const uint8_t *base, size_t *offset, size_t end,
                                size_t maximum_payload, ptrdiff_t *record,
-                               als_sequence *sequence, als_line_range *actions,
+                               als_sequence *sequence, als_place *actions,
                                als_other_line *others, size_t other_capacity) {
 #if defined(__x86_64__)
   if (__builtin_cpu_supports("avx2")) {

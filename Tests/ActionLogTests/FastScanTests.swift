@@ -1,4 +1,5 @@
 @testable import ActionLog
+import ActionLogScan
 import Foundation
 import TestSupport
 import Testing
@@ -66,7 +67,7 @@ import Testing
         FastScan.scan($0, from: offsets[1], maximumLineLength: 1 << 20, parallelFrom: threshold)
       }
       #expect((result != nil) == healthy.contains(variant), "\(variant), parallel from \(threshold)")
-      if let result { #expect(result.lines.count == 301) }
+      if let result { #expect(result.actions.count == 301) }
     }
   }
 
@@ -86,7 +87,10 @@ import Testing
           FastScan.scan($0, from: offsets[1], maximumLineLength: 1 << 20, parallelFrom: threshold)
         }
       )
-      #expect(result.lines.map(\.record) == actionRecords, "parallel from \(threshold)")
+      #expect(
+        (0..<result.actions.count).map { result.actions.record(at: $0) } == actionRecords,
+        "parallel from \(threshold)"
+      )
     }
     // An action whose seq has one digit too many, or one too few, stops it.
     for (seq, text) in [(10, "100"), (100, "10"), (999, "9999")] {
@@ -99,6 +103,54 @@ import Testing
         FastScan.scan($0, from: offsets[1], maximumLineLength: 1 << 20, parallelFrom: .max)
       }
       #expect(result == nil, "seq \(seq) written as \(text)")
+    }
+  }
+
+  /// An action whose payload is too long for the index's length bits is measured from its line:
+  /// both scans index it alike, and it decodes whole.
+  @Test func indexesAnActionTooLongForItsLengthBits() throws {
+    let directory = TemporaryDirectory()
+    var data = try writeLog(to: directory.file(), count: 301)
+    let offsets = lineOffsets(data)
+    let lines = data.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    let index = try #require(lines.firstIndex { $0.contains(#""kind":"action","seq":150,"#) })
+    let note = String(repeating: "x", count: 300_000)
+    let payload = String(lines[index].dropFirst(Framing.prefixLength))
+      .replacingOccurrences(of: #""note":"""#, with: #""note":"\#(note)""#)
+    #expect(payload.utf8.count > Int(ALS_LENGTH_NONE))
+    data.replaceSubrange(offsets[index]..<offsets[index + 1], with: framedLine(payload))
+    try self.expectAgreement(data)
+    for strategy in [FastScan.Strategy.parallel(from: 1), .sequential] {
+      let recording = try Recording(data: data, strategy: strategy)
+      #expect(try recording.action(150, as: Step.self).action == Step(number: 150, note: note))
+      #expect(try recording.action(151, as: Step.self).action == Step(number: 151))
+      #expect(recording.actionLine(at: 149).payloadLength == payload.utf8.count)
+    }
+  }
+
+  /// The index keeps eight bytes per action and derives record numbers: it gives back each one
+  /// it was given, with records between actions and stand-ins sharing a damaged record's.
+  @Test func theIndexGivesBackEachActionsRecordNumberAndPlace() {
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<20 {
+      var index = ActionIndex()
+      var expected: [LineRange] = []
+      var record = 1
+      for position in 0..<500 {
+        // Mostly the next record; now and then records between, or one shared with the last.
+        record += [0, 1, 1, 1, 1, 2, 5].randomElement(using: &generator)!
+        let line =
+          position > 0 && record == expected.last!.record
+          ? LineRange.unrecorded(record: record, offset: expected.last!.offset)
+          : LineRange(record: max(record, 2), offset: position * 1_000, payloadLength: position % 300)
+        record = line.record
+        index.append(line)
+        expected.append(line)
+      }
+      let read = (0..<index.count).map { index.line(at: $0, in: UnsafeRawBufferPointer(start: nil, count: 0)) }
+      #expect(read.map(\.record) == expected.map(\.record))
+      #expect(read.map(\.offset) == expected.map(\.offset))
+      #expect(read.map(\.payloadLength) == expected.map(\.payloadLength))
     }
   }
 
@@ -168,8 +220,9 @@ import Testing
         "\(name)", sourceLocation: sourceLocation
       )
       #expect(
-        fast.actions.lines.map { [$0.record, $0.offset, $0.payloadLength] }
-          == sequential.actions.lines.map { [$0.record, $0.offset, $0.payloadLength] },
+        (0..<fast.count).map { fast.actionLine(at: $0) }.map { [$0.record, $0.offset, $0.payloadLength] }
+          == (0..<sequential.count).map { sequential.actionLine(at: $0) }
+          .map { [$0.record, $0.offset, $0.payloadLength] },
         "\(name)", sourceLocation: sourceLocation
       )
       #expect(

@@ -77,7 +77,6 @@ enum FastScan {
         #endif
         self.results[index] = Chunk.scan(
           self.base, from: self.boundaries[index], to: self.boundaries[index + 1],
-          firstRecord: index == 0 ? 2 : 1,
           isLast: index == self.results.count - 1, maximumLineLength: self.maximumLineLength
         )
       }
@@ -91,25 +90,23 @@ enum FastScan {
       DispatchQueue.concurrentPerform(iterations: chunks) { work($0) }
     }
 
-    // Join the chunks: each must go on where the one before stopped. Each chunk's arrays become
-    // segments of the index, so nothing is copied.
+    // Join the chunks: each must go on where the one before stopped. Each chunk's array
+    // becomes a segment of the index, so nothing is copied.
     guard let first = results[0].take(), var result = Result(first) else { return nil }
     result.tornTail = tornTail
     var record = 1 + first.lineCount
     for index in 1..<max(chunks, 1) {
-      // NB: Taken out of `results`, so that renumbering its checkpoints does not copy them.
-      guard var chunk = results[index].take() else { return nil }
-      let lastSeq = result.lines.count
+      guard let chunk = results[index].take() else { return nil }
+      let lastSeq = result.actions.count
       if let first = chunk.firstSeq, first != lastSeq + 1 { return nil }
       if let early = chunk.checkpointsBeforeActions, early.lowest < 1 || early.highest > lastSeq {
         return nil
       }
-      if result.endTime != nil, chunk.lineCount > 0 { return nil }
-      for key in chunk.checkpoints.keys { chunk.checkpoints[key]!.record += record }
-      result.lines.append(segment: chunk.lines, renumberingBy: record)
-      result.checkpoints.merge(chunk.checkpoints) { $1 }
+      if result.endSeq != nil, chunk.lineCount > 0 { return nil }
+      result.append(chunk, numberedFrom: record + 1)
       if let endSeq = chunk.endSeq {
-        guard endSeq == result.lines.count else { return nil }
+        guard endSeq == result.actions.count else { return nil }
+        result.endSeq = endSeq
         result.endTime = chunk.endTime
       }
       record += chunk.lineCount
@@ -138,8 +135,9 @@ enum FastScan {
   struct Result {
     /// The actions' lines. Their times and triggers are left in the lines, which have this
     /// library's layout: the envelope reader reads them when they are wanted.
-    var lines = SegmentedArray<LineRange>()
-    var checkpoints: [Int: LineRange]
+    var actions = ActionIndex()
+    var checkpoints: [Int: LineRange] = [:]
+    var endSeq: Int?
     var endTime: Int64?
     var tornTail: (offset: Int, length: Int)?
 
@@ -147,19 +145,37 @@ enum FastScan {
     init?(_ first: Chunk) {
       guard first.firstSeq == nil || first.firstSeq == 1, first.checkpointsBeforeActions == nil
       else { return nil }
-      self.lines.append(segment: first.lines)
-      self.checkpoints = first.checkpoints
+      self.append(first, numberedFrom: 2)
       if let endSeq = first.endSeq {
         guard endSeq == first.lines.count else { return nil }
+        self.endSeq = endSeq
         self.endTime = first.endTime
+      }
+    }
+
+    /// Appends a chunk whose first record is record `record` of the file.
+    mutating func append(_ chunk: Chunk, numberedFrom record: Int) {
+      self.actions.append(
+        segment: chunk.lines, numberedFrom: record + chunk.recordsBeforeActions
+      )
+      for position in chunk.recordsBetweenActions { self.actions.noteRecord(before: position) }
+      for (seq, line) in chunk.checkpoints {
+        var line = line
+        line.record += record - 1
+        self.checkpoints[seq] = line
       }
     }
   }
 
-  /// One chunk's records: the first chunk's numbered as in the file, the others' from 1.
+  /// One chunk's records, numbered from 1.
   struct Chunk {
-    var lines: [LineRange] = []
+    var lines: [als_place] = []
     var checkpoints: [Int: LineRange] = [:]
+    /// How many records precede the chunk's first action (all of them when it has none).
+    var recordsBeforeActions = 0
+    /// For each later record that is not an action, the position in the file of the action
+    /// after it.
+    var recordsBetweenActions: [Int] = []
     var firstSeq: Int?
     /// The lowest and highest checkpoint seqs met before the chunk's first action: they refer
     /// to actions of earlier chunks.
@@ -168,18 +184,18 @@ enum FastScan {
     var endTime: Int64?
     var lineCount = 0
 
-    /// Scans the lines in `start..<end`, numbering records from `firstRecord`; `nil` at anything
+    /// Scans the lines in `start..<end`, numbering records from 1; `nil` at anything
     /// but a healthy action, checkpoint or (last) end record.
     static func scan(
-      _ base: UnsafePointer<UInt8>, from start: Int, to end: Int, firstRecord: Int,
+      _ base: UnsafePointer<UInt8>, from start: Int, to end: Int,
       isLast: Bool, maximumLineLength: Int
     ) -> Chunk? {
       var chunk = Chunk()
       var failed = false
       // The C scanner reads every line (checksums, envelopes, the actions' sequence) and writes
-      // the actions' ranges straight into the index; the other lines come back here, a batch at
+      // the actions' places straight into the index; the other lines come back here, a batch at
       // a time. At most one action per shortest action line: untouched capacity costs no memory.
-      chunk.lines = [LineRange](
+      chunk.lines = [als_place](
         unsafeUninitializedCapacity: (end - start) / Self.shortestActionLine + 1
       ) { actions, initialized in
         let batchSize = 256
@@ -188,7 +204,7 @@ enum FastScan {
         var sequence = als_sequence()
         sequence.next = -1
         var offset = start
-        var record = firstRecord
+        var record = 1
         while offset < end {
           let found = als_scan_lines(
             base, &offset, end, maximumLineLength, &record, &sequence,
@@ -205,7 +221,7 @@ enum FastScan {
             chunk.firstSeq = Int(sequence.next) - initialized
           }
         }
-        chunk.lineCount = record - firstRecord
+        chunk.lineCount = record - 1
       }
       return failed ? nil : chunk
     }
@@ -224,7 +240,10 @@ enum FastScan {
         case Int32(ALS_KIND_CHECKPOINT):
           if line.last_action_seq >= 0 {
             guard seq >= 1, seq <= Int(line.last_action_seq) else { return false }
+            // NB: Seqs count actions from 1 with no gap, checked as the chunks are joined.
+            self.recordsBetweenActions.append(Int(line.last_action_seq))
           } else {
+            self.recordsBeforeActions += 1
             let early = self.checkpointsBeforeActions ?? (seq, seq)
             self.checkpointsBeforeActions = (min(early.lowest, seq), max(early.highest, seq))
           }

@@ -161,7 +161,7 @@ extension Recording {
     }
 
     for seq in stride(from: cut + 1, through: self.count, by: 1) {
-      let line = self.actions.lines[seq - 1]
+      let line = self.actionLine(at: seq - 1)
       if line.length < 0 {
         let note = NoteRecord(
           kind: RecordKind.note.rawValue, seq: seq - cut,
@@ -253,7 +253,7 @@ extension Recording {
         checkpoint == 0
         ? self.headerLine.payloadLength
         : (self.checkpointLines[checkpoint]?.payloadLength ?? 0)
-      return headerWithoutState + state + (end - self.actions.lines[cut].offset)
+      return headerWithoutState + state + (end - self.actionLine(at: cut).offset)
     }
     var low = 0
     var high = self.count

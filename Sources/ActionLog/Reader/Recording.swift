@@ -115,6 +115,10 @@ public final class Recording: Sendable {
       path: path, recovery: recovery, limits: limits, codec: codec, progress: progress,
       strategy: strategy
     )
+    // NB: The index keeps offsets in 46 bits (see `als_place`).
+    guard data.count < 1 << ALS_OFFSET_BITS else {
+      throw ActionLogError.unreadable(path: path, reason: "it is larger than 64 TiB")
+    }
     try data.withUnsafeBytes { try scanner.scan($0) }
     guard let header = scanner.header, let headerLine = scanner.headerLine else {
       throw ActionLogError.empty(path: path)
@@ -247,19 +251,25 @@ public final class Recording: Sendable {
 
   /// The envelope of an action line the fast scan indexed.
   private func envelope(at position: Int) -> FastScan.Envelope? {
-    let line = self.actions.lines[position]
-    guard line.payloadLength >= 0 else { return nil }
-    return self.storage.withUnsafeBytes { bytes in
-      guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+    self.storage.withUnsafeBytes { bytes in
+      let line = self.actions.line(at: position, in: bytes)
+      guard line.payloadLength >= 0,
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+      else { return nil }
       return FastScan.Envelope(base + line.payloadStart, count: line.payloadLength)
     }
+  }
+
+  /// Where the action at `position` (its seq less one) is.
+  func actionLine(at position: Int) -> LineRange {
+    self.storage.withUnsafeBytes { self.actions.line(at: position, in: $0) }
   }
 
   private func actionLine(_ seq: Int) throws -> LineRange {
     guard seq >= 1, seq <= self.actions.count else {
       throw ActionLogError.noSuchAction(seq: seq, count: self.actions.count)
     }
-    let line = self.actions.lines[seq - 1]
+    let line = self.actionLine(at: seq - 1)
     guard line.length >= 0 else {
       throw ActionLogError.actionNotRecorded(seq: seq, note: self.unrecordedNotes[seq] ?? "")
     }
@@ -340,15 +350,86 @@ extension LineRange {
 }
 
 /// The index of a recording's actions, by sequence number minus one.
+///
+/// Eight bytes per action (see `als_place`): a line's record number follows from where the
+/// records between actions are, and a payload too long for its length bits is measured from its
+/// line.
 struct ActionIndex: Sendable {
-  var lines = SegmentedArray<LineRange>()
+  /// Each action's line.
+  var places = SegmentedArray<als_place>()
+  /// Where the difference between an action's record number and its position changes: from
+  /// `positions[i]` on it is `shifts[i]` more than 2 (the header, and numbering from 1).
+  private(set) var shiftPositions: [Int] = []
+  private(set) var shifts: [Int] = []
   /// Each action's time and trigger, as the sequential scanner read them. Empty when the fast
   /// scan built the index: every action line then has this library's layout, checked during
   /// the scan, and the envelope reader reads them from the line when they are wanted.
   var times: [Int64] = []
   var triggers: [Int32] = []
 
-  var count: Int { self.lines.count }
+  var count: Int { self.places.count }
+
+  /// Appends the action at `line`.
+  mutating func append(_ line: LineRange) {
+    self.number(from: self.count, as: line.record)
+    self.places.append(
+      line.payloadLength < 0
+        ? als_make_unrecorded_place(UInt64(line.offset))
+        : als_make_place(UInt64(line.offset), UInt64(line.payloadLength))
+    )
+  }
+
+  /// Appends the places of actions numbered from `record`, one after another.
+  mutating func append(segment: [als_place], numberedFrom record: Int) {
+    self.number(from: self.count, as: record)
+    self.places.append(segment: segment)
+  }
+
+  /// Notes a record between actions, before the action at `position` (at or after the last
+  /// one appended).
+  mutating func noteRecord(before position: Int) {
+    self.number(from: position, as: self.record(at: position) + 1)
+  }
+
+  /// The record number of the action at `position`.
+  func record(at position: Int) -> Int {
+    // The last shift that starts at or before `position`.
+    var low = 0
+    var high = self.shiftPositions.count
+    while low < high {
+      let middle = (low + high) / 2
+      if self.shiftPositions[middle] <= position { low = middle + 1 } else { high = middle }
+    }
+    return position + 2 + (low == 0 ? 0 : self.shifts[low - 1])
+  }
+
+  /// The line of the action at `position` in `bytes`, the recording's.
+  func line(at position: Int, in bytes: UnsafeRawBufferPointer) -> LineRange {
+    let place = self.places[position]
+    let offset = Int(place & ((1 << ALS_OFFSET_BITS) - 1))
+    var length = Int(place >> ALS_OFFSET_BITS)
+    if length == ALS_LENGTH_NONE {
+      length = -1
+    } else if length == ALS_LENGTH_LONG, let base = bytes.baseAddress {
+      // NB: Every indexed action's line ends with a newline.
+      let start = offset + Framing.prefixLength
+      let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
+      length = newline.map { base.distance(to: UnsafeRawPointer($0)) - start } ?? bytes.count - start
+    }
+    return LineRange(record: self.record(at: position), offset: offset, payloadLength: length)
+  }
+
+  /// Numbers the actions from `position` on from `record`.
+  private mutating func number(from position: Int, as record: Int) {
+    let shift = record - position - 2
+    guard shift != (self.shifts.last ?? 0) else { return }
+    if self.shiftPositions.last == position {
+      self.shifts[self.shifts.count - 1] = shift
+    } else {
+      self.shiftPositions.append(position)
+      self.shifts.append(shift)
+    }
+  }
 }
 
 extension Duration {

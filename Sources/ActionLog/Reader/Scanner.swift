@@ -52,7 +52,7 @@ struct Scanner {
     let lineLimit = self.limits.maximumRecordLength + Framing.prefixLength
     // Most action lines are longer than 64 bytes: reserve once rather than grow.
     let estimate = total / 64
-    self.actions.lines.reserveCapacity(estimate)
+    self.actions.places.reserveCapacity(estimate)
     self.actions.times.reserveCapacity(estimate)
     self.actions.triggers.reserveCapacity(estimate)
     var offset = 0
@@ -147,7 +147,7 @@ struct Scanner {
 
   /// Takes the index of a healthy recording scanned in parallel.
   private mutating func adopt(_ fast: FastScan.Result) {
-    self.actions = ActionIndex(lines: fast.lines)
+    self.actions = fast.actions
     self.checkpointLines = fast.checkpoints
     if let endTime = fast.endTime {
       self.ending = .clean
@@ -282,7 +282,7 @@ struct Scanner {
       } else if seq != expected {
         return problem(.sequenceGap(expected: expected, found: seq))
       }
-      self.actions.lines.append(range)
+      self.actions.append(range)
       self.actions.times.append(time)
       self.actions.triggers.append(Int32(clamping: prefix.trigger ?? 0))
       return .ok
@@ -349,7 +349,7 @@ extension Scanner {
 
   /// Holds the place of action `seq`, which cannot be read; reading it says `note`.
   fileprivate mutating func appendPlaceholder(seq: Int, record: Int, offset: Int, note: String) {
-    self.actions.lines.append(.unrecorded(record: record, offset: offset))
+    self.actions.append(.unrecorded(record: record, offset: offset))
     self.actions.times.append(self.actions.times.last ?? 0)
     self.actions.triggers.append(0)
     self.unrecordedNotes[seq] = note
