@@ -295,7 +295,8 @@ __attribute__((target("avx2"))) static inline const uint8_t *find_newline_wide(
 // The body of `als_scan_lines`, compiled once per way of finding newlines (`wide` is a constant
 // at each use).
 static inline __attribute__((always_inline)) als_scan_result scan_lines(
-    const uint8_t *base, size_t *offset, size_t end, size_t maximum_payload, ptrdiff_t *record,
+    const uint8_t *base, size_t *offset, size_t end, size_t segment_start,
+    size_t maximum_payload, ptrdiff_t *record,
     als_sequence *sequence, als_place *actions, als_other_line *others,
     size_t other_capacity, const int wide) {
   als_scan_result result = {0, 0, 0};
@@ -351,7 +352,7 @@ static inline __attribute__((always_inline)) als_scan_result scan_lines(
         goto done;
       }
       if (kind == ALS_KIND_ACTION) {
-        actions[result.actions++] = als_make_place(starts[i], lengths[i]);
+        actions[result.actions++] = (als_place)(starts[i] - segment_start);
       } else {
         als_other_line *other = &others[result.others++];
         other->range = (als_line_range){number, (ptrdiff_t)starts[i], (ptrdiff_t)lengths[i]};
@@ -378,24 +379,25 @@ done:
 
 #if defined(__x86_64__)
 __attribute__((target("avx2"))) static als_scan_result scan_lines_wide(
-    const uint8_t *base, size_t *offset, size_t end, size_t maximum_payload, ptrdiff_t *record,
+    const uint8_t *base, size_t *offset, size_t end, size_t segment_start,
+    size_t maximum_payload, ptrdiff_t *record,
     als_sequence *sequence, als_place *actions, als_other_line *others,
     size_t other_capacity) {
-  return scan_lines(base, offset, end, maximum_payload, record, sequence, actions, others,
-                    other_capacity, 1);
+  return scan_lines(base, offset, end, segment_start, maximum_payload, record, sequence, actions,
+                    others, other_capacity, 1);
 }
 #endif
 
 als_scan_result als_scan_lines(const uint8_t *base, size_t *offset, size_t end,
-                               size_t maximum_payload, ptrdiff_t *record,
+                               size_t segment_start, size_t maximum_payload, ptrdiff_t *record,
                                als_sequence *sequence, als_place *actions,
                                als_other_line *others, size_t other_capacity) {
 #if defined(__x86_64__)
   if (__builtin_cpu_supports("avx2")) {
-    return scan_lines_wide(base, offset, end, maximum_payload, record, sequence, actions, others,
-                           other_capacity);
+    return scan_lines_wide(base, offset, end, segment_start, maximum_payload, record, sequence,
+                           actions, others, other_capacity);
   }
 #endif
-  return scan_lines(base, offset, end, maximum_payload, record, sequence, actions, others,
-                    other_capacity, 0);
+  return scan_lines(base, offset, end, segment_start, maximum_payload, record, sequence, actions,
+                    others, other_capacity, 0);
 }

@@ -43,7 +43,8 @@ enum FastScan {
     // whichever thread is free: a core that the machine slows down (another process, a shared
     // host) then holds back a quarter of its share rather than all of it.
     let cores = min(max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))), 8)
-    let chunkCount = end - start >= threshold ? cores * 4 : 1
+    // NB: Each chunk's places count from its start, and must stay within a segment's limit.
+    let chunkCount = max(end - start >= threshold ? cores * 4 : 1, (end - start) / (1 << 30) + 1)
     var boundaries = [start]
     for index in 1..<max(chunkCount, 1) {
       let guess = start + (end - start) * index / chunkCount
@@ -54,6 +55,10 @@ enum FastScan {
       if boundary < end, boundary > boundaries.last! { boundaries.append(boundary) }
     }
     boundaries.append(end)
+    for index in 1..<boundaries.count
+    where boundaries[index] - boundaries[index - 1] >= Int(ALS_SEGMENT_LIMIT) {
+      return nil
+    }
 
     let chunks = boundaries.count - 1
     let results = UnsafeMutableBufferPointer<Chunk?>.allocate(capacity: chunks)
@@ -156,7 +161,7 @@ enum FastScan {
     /// Appends a chunk whose first record is record `record` of the file.
     mutating func append(_ chunk: Chunk, numberedFrom record: Int) {
       self.actions.append(
-        segment: chunk.lines, numberedFrom: record + chunk.recordsBeforeActions
+        segment: chunk.lines, base: chunk.start, numberedFrom: record + chunk.recordsBeforeActions
       )
       for position in chunk.recordsBetweenActions { self.actions.noteRecord(before: position) }
       for (seq, line) in chunk.checkpoints {
@@ -169,6 +174,8 @@ enum FastScan {
 
   /// One chunk's records, numbered from 1.
   struct Chunk {
+    /// Where the chunk starts in the file: its places count from there.
+    let start: Int
     var lines: [als_place] = []
     var checkpoints: [Int: LineRange] = [:]
     /// How many records precede the chunk's first action (all of them when it has none).
@@ -190,7 +197,7 @@ enum FastScan {
       _ base: UnsafePointer<UInt8>, from start: Int, to end: Int,
       isLast: Bool, maximumLineLength: Int
     ) -> Chunk? {
-      var chunk = Chunk()
+      var chunk = Chunk(start: start)
       var failed = false
       // The C scanner reads every line (checksums, envelopes, the actions' sequence) and writes
       // the actions' places straight into the index; the other lines come back here, a batch at
@@ -207,7 +214,7 @@ enum FastScan {
         var record = 1
         while offset < end {
           let found = als_scan_lines(
-            base, &offset, end, maximumLineLength, &record, &sequence,
+            base, &offset, end, start, maximumLineLength, &record, &sequence,
             actions.baseAddress! + initialized, others, batchSize
           )
           initialized += found.actions

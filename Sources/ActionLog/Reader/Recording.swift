@@ -115,10 +115,6 @@ public final class Recording: Sendable {
       path: path, recovery: recovery, limits: limits, codec: codec, progress: progress,
       strategy: strategy
     )
-    // NB: The index keeps offsets in 46 bits (see `als_place`).
-    guard data.count < 1 << ALS_OFFSET_BITS else {
-      throw ActionLogError.unreadable(path: path, reason: "it is larger than 64 TiB")
-    }
     try data.withUnsafeBytes { try scanner.scan($0) }
     guard let header = scanner.header, let headerLine = scanner.headerLine else {
       throw ActionLogError.empty(path: path)
@@ -351,11 +347,11 @@ extension LineRange {
 
 /// The index of a recording's actions, by sequence number minus one.
 ///
-/// Eight bytes per action (see `als_place`): a line's record number follows from where the
-/// records between actions are, and a payload too long for its length bits is measured from its
-/// line.
+/// Four bytes per action (see `als_place`): a line's offset from its segment's start, less than
+/// 2 GiB away. A line's record number follows from where the records between actions are, and
+/// its payload's length is measured from the line.
 struct ActionIndex: Sendable {
-  /// Each action's line.
+  /// Each action's line, in segments numbered by the offset their places count from.
   var places = SegmentedArray<als_place>()
   /// Where the difference between an action's record number and its position changes: from
   /// `positions[i]` on it is `shifts[i]` more than 2 (the header, and numbering from 1).
@@ -366,23 +362,29 @@ struct ActionIndex: Sendable {
   /// the scan, and the envelope reader reads them from the line when they are wanted.
   var times: [Int64] = []
   var triggers: [Int32] = []
+  /// How far a place may be from its segment's start.
+  let segmentLimit: Int
+
+  init(segmentLimit: Int = Int(ALS_SEGMENT_LIMIT)) {
+    self.segmentLimit = segmentLimit
+  }
 
   var count: Int { self.places.count }
 
   /// Appends the action at `line`.
   mutating func append(_ line: LineRange) {
     self.number(from: self.count, as: line.record)
-    self.places.append(
-      line.payloadLength < 0
-        ? als_make_unrecorded_place(UInt64(line.offset))
-        : als_make_place(UInt64(line.offset), UInt64(line.payloadLength))
-    )
+    if self.places.lastBase.map({ line.offset - $0 >= self.segmentLimit }) ?? true {
+      self.places.startSegment(base: line.offset)
+    }
+    let place = als_place(line.offset - self.places.lastBase!)
+    self.places.append(line.payloadLength < 0 ? place | ALS_PLACE_UNRECORDED : place)
   }
 
-  /// Appends the places of actions numbered from `record`, one after another.
-  mutating func append(segment: [als_place], numberedFrom record: Int) {
+  /// Appends the places of actions numbered from `record`, offsets from `base`.
+  mutating func append(segment: [als_place], base: Int, numberedFrom record: Int) {
     self.number(from: self.count, as: record)
-    self.places.append(segment: segment)
+    self.places.append(segment: segment, base: base)
   }
 
   /// Notes a record between actions, before the action at `position` (at or after the last
@@ -405,16 +407,14 @@ struct ActionIndex: Sendable {
 
   /// The line of the action at `position` in `bytes`, the recording's.
   func line(at position: Int, in bytes: UnsafeRawBufferPointer) -> LineRange {
-    let place = self.places[position]
-    let offset = Int(place & ((1 << ALS_OFFSET_BITS) - 1))
-    var length = Int(place >> ALS_OFFSET_BITS)
-    if length == ALS_LENGTH_NONE {
-      length = -1
-    } else if length == ALS_LENGTH_LONG, let base = bytes.baseAddress {
+    let (place, base) = self.places.element(at: position)
+    let offset = base + Int(place & ~ALS_PLACE_UNRECORDED)
+    var length = -1
+    if place & ALS_PLACE_UNRECORDED == 0, let start = bytes.baseAddress {
       // NB: Every indexed action's line ends with a newline.
-      let start = offset + Framing.prefixLength
-      let newline = memchr(base + start, Int32(UInt8(ascii: "\n")), bytes.count - start)
-      length = newline.map { base.distance(to: UnsafeRawPointer($0)) - start } ?? bytes.count - start
+      let payload = offset + Framing.prefixLength
+      let newline = memchr(start + payload, Int32(UInt8(ascii: "\n")), bytes.count - payload)
+      length = newline.map { start.distance(to: UnsafeRawPointer($0)) - payload } ?? bytes.count - payload
     }
     return LineRange(record: self.record(at: position), offset: offset, payloadLength: length)
   }

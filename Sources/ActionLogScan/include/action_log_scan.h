@@ -41,30 +41,17 @@ typedef struct {
   ptrdiff_t payload_length __attribute__((swift_name("payloadLength")));
 } als_line_range __attribute__((swift_name("LineRange")));
 
-/// An action line's place in eight bytes: the offset of its line in the low `ALS_OFFSET_BITS`
-/// bits, and the length of its payload in the bits above. Two lengths too large for payloads
-/// stand for something else: `ALS_LENGTH_LONG`, a payload too long for the bits (measured from
-/// its line when wanted), and `ALS_LENGTH_NONE`, an action the recorder could not record, whose
-/// place is the note left instead.
+/// An action line's place in four bytes: the offset of its line from the start of its segment
+/// of the index, below `ALS_SEGMENT_LIMIT`, with `ALS_PLACE_UNRECORDED` set for an action the
+/// recorder could not record, whose place is the note left instead. The payload's length is
+/// measured from the line when it is wanted.
 ///
 /// NB: The index of a long recording is most of the memory that opening it writes, and fresh
-/// memory costs more to touch than the file costs to read: a third of `als_line_range`'s size.
-typedef uint64_t als_place;
+/// memory costs more to touch than the file costs to read: a sixth of `als_line_range`'s size.
+typedef uint32_t als_place;
 
-#define ALS_OFFSET_BITS 46
-#define ALS_LENGTH_LONG 0x3FFFF
-#define ALS_LENGTH_NONE 0x3FFFE
-
-/// The place of an action line at `offset` (below 2^46) whose payload is `length` bytes long.
-static inline als_place als_make_place(uint64_t offset, uint64_t length) {
-  if (length >= ALS_LENGTH_NONE) length = ALS_LENGTH_LONG;
-  return offset | (length << ALS_OFFSET_BITS);
-}
-
-/// The place of an action the recorder could not record, held by the line at `offset`.
-static inline als_place als_make_unrecorded_place(uint64_t offset) {
-  return offset | ((uint64_t)ALS_LENGTH_NONE << ALS_OFFSET_BITS);
-}
+#define ALS_SEGMENT_LIMIT 0x80000000u
+#define ALS_PLACE_UNRECORDED 0x80000000u
 
 /// A line other than an action's: a checkpoint, a note or an end record.
 typedef struct {
@@ -99,7 +86,8 @@ typedef struct {
 /// Reads healthy record lines from `*offset` up to `end` and advances `*offset` past them,
 /// numbering records from `*record`. The places of action lines go to `actions` (which must have
 /// room for one per 60 bytes scanned, the shortest an action line can be), the other lines to
-/// `others`; it returns when `others` is full or at `end`. Offsets must be below 2^46.
+/// `others`; it returns when `others` is full or at `end`. Places are offsets from
+/// `segment_start`, which must be less than `ALS_SEGMENT_LIMIT` before `end`.
 ///
 /// Every line must end with a newline before `end`, hold at most `maximum_payload` bytes of
 /// payload, and each action line must carry the sequence number that `sequence` expects (any,
@@ -108,7 +96,7 @@ typedef struct {
 /// anything else (no newline in reach, too short or too long, a bad prefix, a checksum that
 /// does not match, an envelope it cannot read, an action out of sequence) and says so.
 als_scan_result als_scan_lines(const uint8_t *base, size_t *offset, size_t end,
-                               size_t maximum_payload, ptrdiff_t *record,
+                               size_t segment_start, size_t maximum_payload, ptrdiff_t *record,
                                als_sequence *sequence, als_place *actions,
                                als_other_line *others, size_t other_capacity);
 
