@@ -71,15 +71,10 @@ enum FastScan {
       let results: UnsafeMutableBufferPointer<Chunk?>
       let maximumLineLength: Int
 
+      // NB: The chunk's pages are mapped by the page faults of its scan, not beforehand with
+      // `MADV_POPULATE_READ`: that walks the mapping a page at a time, and cost more than the
+      // faults, which map a freshly written file's large folios whole.
       func callAsFunction(_ index: Int) {
-        #if os(Linux)
-          // Maps the chunk's pages of the file in one call, on this chunk's thread, rather than
-          // a page fault at a time. Kernels before 5.14 refuse it; the faults then happen.
-          let page = UInt(sysconf(Int32(_SC_PAGESIZE)))
-          let from = UInt(bitPattern: self.base + self.boundaries[index]) & ~(page - 1)
-          let to = UInt(bitPattern: self.base + self.boundaries[index + 1])
-          _ = madvise(UnsafeMutableRawPointer(bitPattern: from), Int(to - from), MADV_POPULATE_READ)
-        #endif
         self.results[index] = Chunk.scan(
           self.base, from: self.boundaries[index], to: self.boundaries[index + 1],
           isLast: index == self.results.count - 1, maximumLineLength: self.maximumLineLength
