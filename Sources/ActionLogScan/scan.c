@@ -165,6 +165,11 @@ int64_t als_read_prefix(const uint8_t *line) {
 
 // MARK: - Lines
 
+// Where the digits start in `als_sequence.start`, and what follows them.
+#define SEQUENCE_DIGITS 23
+#define SEQUENCE_SUFFIX ",\"source\":\""
+#define SEQUENCE_SUFFIX_LENGTH 11
+
 static void sequence_set(als_sequence *sequence, int64_t value) {
   char text[20];
   int length = 0;
@@ -172,24 +177,47 @@ static void sequence_set(als_sequence *sequence, int64_t value) {
     text[length++] = (char)('0' + value % 10);
     value /= 10;
   } while (value > 0);
-  for (int i = 0; i < length; i++) sequence->digits[i] = text[length - 1 - i];
+  memcpy(sequence->start, "{\"kind\":\"action\",\"seq\":", SEQUENCE_DIGITS);
+  for (int i = 0; i < length; i++) sequence->start[SEQUENCE_DIGITS + i] = (uint8_t)text[length - 1 - i];
+  memcpy(sequence->start + SEQUENCE_DIGITS + length, SEQUENCE_SUFFIX, SEQUENCE_SUFFIX_LENGTH);
   sequence->length = length;
 }
 
 ALWAYS_INLINE void sequence_advance(als_sequence *sequence) {
   sequence->next++;
+  uint8_t *digits = sequence->start + SEQUENCE_DIGITS;
   int i = sequence->length - 1;
-  while (i >= 0 && sequence->digits[i] == '9') sequence->digits[i--] = '0';
+  while (i >= 0 && digits[i] == '9') digits[i--] = '0';
   if (i >= 0) {
-    sequence->digits[i]++;
+    digits[i]++;
   } else if (sequence->length < 18) {
-    memmove(sequence->digits + 1, sequence->digits, (size_t)sequence->length);
-    sequence->digits[0] = '1';
+    digits[0] = '1';
+    digits[sequence->length] = '0';
     sequence->length++;
+    memcpy(digits + sequence->length, SEQUENCE_SUFFIX, SEQUENCE_SUFFIX_LENGTH);
   } else {
     sequence->length = 0;  // past 18 digits: matches nothing, so the scan stops there
   }
 }
+
+#if defined(__SSE2__)
+// Which of the 64 bytes at `a` equal those at `b`, one bit each, first byte lowest.
+ALWAYS_INLINE uint64_t equal_bytes_64(const uint8_t *a, const uint8_t *b) {
+  uint64_t mask = 0;
+  for (int i = 0; i < 4; i++) {
+    __m128i x = _mm_loadu_si128((const __m128i *)(a + 16 * i));
+    __m128i y = _mm_loadu_si128((const __m128i *)(b + 16 * i));
+    mask |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) << (16 * i);
+  }
+  return mask;
+}
+
+// Which of the 16 bytes at `a` equal those at `b`.
+ALWAYS_INLINE uint32_t equal_bytes_16(const uint8_t *a, const char *b) {
+  return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)a),
+                                                    _mm_loadu_si128((const __m128i *)b)));
+}
+#endif
 
 // Checks a line's envelope and reads what the index needs from it: its kind, its seq (an
 // action's is compared with the one `sequence` expects), an end record's time. Returns 0 when
@@ -198,6 +226,29 @@ ALWAYS_INLINE int scan_envelope(const uint8_t *payload, size_t count, als_sequen
                                 int32_t *kind, int64_t *seq, int64_t *end_time) {
   const uint8_t *cursor = payload;
   const uint8_t *end = payload + count;
+#if defined(__SSE2__)
+  // The common case, an action in sequence: its start up to the source compared with the one
+  // expected, 64 bytes at once, and the source and `"time":` sixteen bytes at once.
+  int32_t expected = SEQUENCE_DIGITS + sequence->length + SEQUENCE_SUFFIX_LENGTH;
+  if (sequence->length > 0 && count >= 64 && (size_t)expected + 16 <= count) {
+    uint64_t need = (1ull << expected) - 1;
+    if ((equal_bytes_64(payload, sequence->start) & need) == need) {
+      cursor += expected;
+      // NB: The patterns are sixteen bytes long, for the loads; only their first 13 and 15
+      // bytes are compared.
+      int send = (equal_bytes_16(cursor, "send\",\"time\":...") & 0x1FFF) == 0x1FFF;
+      int effect = (equal_bytes_16(cursor, "effect\",\"time\":.") & 0x7FFF) == 0x7FFF;
+      if (!(send | effect)) return 0;
+      cursor += send ? 13 : 15;
+      *kind = ALS_KIND_ACTION;
+      *seq = sequence->next;
+      sequence_advance(sequence);
+      if (!skip_integer(&cursor, end)) return 0;
+      if (CONSUME(",\"trigger\":") && !skip_integer(&cursor, end)) return 0;
+      return 1;
+    }
+  }
+#endif
   if (!CONSUME("{\"kind\":\"")) return 0;
   if (CONSUME("action\",\"seq\":")) {
     *kind = ALS_KIND_ACTION;
@@ -209,19 +260,7 @@ ALWAYS_INLINE int scan_envelope(const uint8_t *payload, size_t count, als_sequen
     } else {
       size_t length = (size_t)sequence->length;
       if (length == 0 || (size_t)(end - cursor) <= length) return 0;
-      if (end - cursor >= 16) {
-        // NB: Sixteen bytes compared under a mask, not a call to memcmp: the digits buffer has
-        // room for them, and a line with fewer left is too short for an action anyway.
-        uint64_t text[2], expected[2];
-        memcpy(text, cursor, 16);
-        memcpy(expected, sequence->digits, 16);
-        uint64_t low_mask = length >= 8 ? ~0ull : (1ull << (8 * length)) - 1;
-        uint64_t high_mask = length >= 16 ? ~0ull : length <= 8 ? 0 : (1ull << (8 * (length - 8))) - 1;
-        if (((text[0] ^ expected[0]) & low_mask) | ((text[1] ^ expected[1]) & high_mask)) return 0;
-        if (length > 16 && memcmp(cursor + 16, sequence->digits + 16, length - 16) != 0) return 0;
-      } else if (memcmp(cursor, sequence->digits, length) != 0) {
-        return 0;
-      }
+      if (memcmp(cursor, sequence->start + SEQUENCE_DIGITS, length) != 0) return 0;
       if (cursor[length] != ',' && cursor[length] != '}') return 0;
       cursor += length;
     }

@@ -92,8 +92,8 @@ import Testing
         "parallel from \(threshold)"
       )
     }
-    // An action whose seq has one digit too many, or one too few, stops it.
-    for (seq, text) in [(10, "100"), (100, "10"), (999, "9999")] {
+    // An action whose seq has one digit too many, one too few, or another of as many, stops it.
+    for (seq, text) in [(10, "100"), (100, "10"), (999, "9999"), (150, "105"), (7, "8")] {
       let index = try #require(lines.firstIndex { $0.contains(#""kind":"action","seq":\#(seq),"#) })
       let payload = String(lines[index].dropFirst(Framing.prefixLength))
         .replacingOccurrences(of: #""seq":\#(seq),"#, with: #""seq":\#(text),"#)

@@ -64,13 +64,15 @@ typedef struct {
   int32_t kind;
 } als_other_line;
 
-/// The sequence number the next action line must have, kept as decimal text too, so that each
-/// action's is compared rather than read.
+/// The sequence number the next action line must have, kept as text too: the start of its
+/// payload as this library writes it, up to its source, which each action line is compared with.
 typedef struct {
   /// -1 until the first action line sets it.
   int64_t next;
+  /// How many digits `next` has; 0 past 18, where no line matches.
   int32_t length;
-  char digits[20];
+  /// `{"kind":"action","seq":`, the digits of `next`, and `,"source":"`.
+  uint8_t start[64];
 } als_sequence;
 
 /// What `als_scan_lines` found.
