@@ -246,13 +246,16 @@ public final class Recording: Sendable {
   }
 
   /// The envelope of an action line the fast scan indexed.
+  ///
+  /// NB: The scan read the envelope at the start of the payload, so its end is not looked for: an
+  /// envelope is at most a few hundred bytes.
   private func envelope(at position: Int) -> FastScan.Envelope? {
     self.storage.withUnsafeBytes { bytes in
-      let line = self.actions.line(at: position, in: bytes)
-      guard line.payloadLength >= 0,
+      guard let offset = self.actions.offset(at: position),
         let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
       else { return nil }
-      return FastScan.Envelope(base + line.payloadStart, count: line.payloadLength)
+      let start = offset + Framing.prefixLength
+      return FastScan.Envelope(base + start, count: min(bytes.count - start, 512))
     }
   }
 
@@ -403,6 +406,13 @@ struct ActionIndex: Sendable {
       if self.shiftPositions[middle] <= position { low = middle + 1 } else { high = middle }
     }
     return position + 2 + (low == 0 ? 0 : self.shifts[low - 1])
+  }
+
+  /// Where the line of the action at `position` starts, or `nil` for an action the recorder
+  /// could not record.
+  func offset(at position: Int) -> Int? {
+    let (place, base) = self.places.element(at: position)
+    return place & ALS_PLACE_UNRECORDED == 0 ? base + Int(place) : nil
   }
 
   /// The line of the action at `position` in `bytes`, the recording's.
