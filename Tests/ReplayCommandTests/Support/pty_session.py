@@ -3,8 +3,8 @@
 usage: pty_session.py [--no-color] HOME PROGRAM [ARGUMENT...] < KEYS
 
 KEYS is one keystroke sequence per line (escapes like \\r and \\x04 are decoded). After each, the
-script waits for the program's output to settle and prints what the screen received, then the
-exit status.
+script waits for the program's first output and then for it to settle, and prints what the
+screen received, then the exit status.
 """
 import os
 import pty
@@ -14,10 +14,12 @@ import time
 
 
 def settle(fd, quiet=0.3, limit=5.0):
+    # The quiet time counts from the last output, once there is some: every key the tests send
+    # makes the program write something, and a busy machine may take a while to run it.
     output = b""
     deadline = time.time() + limit
-    last = time.time()
-    while time.time() < deadline and time.time() - last < quiet:
+    last = None
+    while time.time() < deadline and (last is None or time.time() - last < quiet):
         ready, _, _ = select.select([fd], [], [], 0.05)
         if ready:
             try:
