@@ -31,8 +31,10 @@ enum FastScan {
     var end = total
     var tornTail: (offset: Int, length: Int)?
     if total > start, base[total - 1] != UInt8(ascii: "\n") {
+      // NB: Looked for no further back than a record may be long, which is checked below.
+      let floor = max(start, total - (maximumLineLength + Framing.prefixLength + 1))
       var lastNewline = total - 1
-      while lastNewline >= start, base[lastNewline] != UInt8(ascii: "\n") { lastNewline -= 1 }
+      while lastNewline >= floor, base[lastNewline] != UInt8(ascii: "\n") { lastNewline -= 1 }
       end = lastNewline + 1
       tornTail = (end, total - end)
       // Longer than a record may be: the sequential scanner reports it as too long.
