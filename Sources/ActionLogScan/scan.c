@@ -178,7 +178,9 @@ static void sequence_set(als_sequence *sequence, int64_t value) {
     value /= 10;
   } while (value > 0);
   memcpy(sequence->start, "{\"kind\":\"action\",\"seq\":", SEQUENCE_DIGITS);
-  for (int i = 0; i < length; i++) sequence->start[SEQUENCE_DIGITS + i] = (uint8_t)text[length - 1 - i];
+  for (int i = 0; i < length; i++) {
+    sequence->start[SEQUENCE_DIGITS + i] = (uint8_t)text[length - 1 - i];
+  }
   memcpy(sequence->start + SEQUENCE_DIGITS + length, SEQUENCE_SUFFIX, SEQUENCE_SUFFIX_LENGTH);
   sequence->length = length;
 }

@@ -111,7 +111,8 @@ import Testing
     let directory = TemporaryDirectory()
     var data = try writeLog(to: directory.file(), count: 301)
     let offsets = lineOffsets(data)
-    let lines = data.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    let lines = data.split(separator: UInt8(ascii: "\n"))
+      .map { String(decoding: $0, as: UTF8.self) }
     let index = try #require(lines.firstIndex { $0.contains(#""kind":"action","seq":150,"#) })
     let note = String(repeating: "x", count: 300_000)
     let payload = String(lines[index].dropFirst(Framing.prefixLength))
@@ -227,7 +228,8 @@ import Testing
         "\(name)", sourceLocation: sourceLocation
       )
       #expect(
-        (0..<fast.count).map { fast.actionLine(at: $0) }.map { [$0.record, $0.offset, $0.payloadLength] }
+        (0..<fast.count).map { fast.actionLine(at: $0) }
+          .map { [$0.record, $0.offset, $0.payloadLength] }
           == (0..<sequential.count).map { sequential.actionLine(at: $0) }
           .map { [$0.record, $0.offset, $0.payloadLength] },
         "\(name)", sourceLocation: sourceLocation

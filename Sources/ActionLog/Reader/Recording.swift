@@ -357,7 +357,7 @@ struct ActionIndex: Sendable {
   /// Each action's line, in segments numbered by the offset their places count from.
   var places = SegmentedArray<als_place>()
   /// Where the difference between an action's record number and its position changes: from
-  /// `positions[i]` on it is `shifts[i]` more than 2 (the header, and numbering from 1).
+  /// `shiftPositions[i]` on it is `shifts[i]` more than 2 (the header, and numbering from 1).
   private(set) var shiftPositions: [Int] = []
   private(set) var shifts: [Int] = []
   /// Each action's time and trigger, as the sequential scanner read them. Empty when the fast
@@ -424,7 +424,8 @@ struct ActionIndex: Sendable {
       // NB: Every indexed action's line ends with a newline.
       let payload = offset + Framing.prefixLength
       let newline = memchr(start + payload, Int32(UInt8(ascii: "\n")), bytes.count - payload)
-      length = newline.map { start.distance(to: UnsafeRawPointer($0)) - payload } ?? bytes.count - payload
+      length =
+        newline.map { start.distance(to: UnsafeRawPointer($0)) - payload } ?? bytes.count - payload
     }
     return LineRange(record: self.record(at: position), offset: offset, payloadLength: length)
   }
