@@ -221,6 +221,14 @@ ALWAYS_INLINE uint32_t equal_bytes_16(const uint8_t *a, const char *b) {
 }
 #endif
 
+// Checks the rest of an action's envelope from its time on: a number, then, for an action fed
+// back by an effect, `,"trigger":` and another.
+ALWAYS_INLINE int skip_time_and_trigger(const uint8_t *cursor, const uint8_t *end) {
+  if (!skip_integer(&cursor, end)) return 0;
+  if (CONSUME(",\"trigger\":") && !skip_integer(&cursor, end)) return 0;
+  return 1;
+}
+
 // Checks a line's envelope and reads what the index needs from it: its kind, its seq (an
 // action's is compared with the one `sequence` expects), an end record's time. Returns 0 when
 // the payload does not start the way this library writes it or an action is out of sequence.
@@ -245,9 +253,7 @@ ALWAYS_INLINE int scan_envelope(const uint8_t *payload, size_t count, als_sequen
       *kind = ALS_KIND_ACTION;
       *seq = sequence->next;
       sequence_advance(sequence);
-      if (!skip_integer(&cursor, end)) return 0;
-      if (CONSUME(",\"trigger\":") && !skip_integer(&cursor, end)) return 0;
-      return 1;
+      return skip_time_and_trigger(cursor, end);
     }
   }
 #endif
@@ -271,9 +277,7 @@ ALWAYS_INLINE int scan_envelope(const uint8_t *payload, size_t count, als_sequen
     if (!CONSUME(",\"source\":\"send\",\"time\":") &&
         !CONSUME(",\"source\":\"effect\",\"time\":"))
       return 0;
-    if (!skip_integer(&cursor, end)) return 0;
-    if (CONSUME(",\"trigger\":") && !skip_integer(&cursor, end)) return 0;
-    return 1;
+    return skip_time_and_trigger(cursor, end);
   }
   if (CONSUME("checkpoint\",\"seq\":")) {
     *kind = ALS_KIND_CHECKPOINT;

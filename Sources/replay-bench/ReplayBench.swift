@@ -213,13 +213,8 @@ struct ReplayBench {
       ("recording on, writer busy", Mode.concurrent, concurrent),
     ] {
       self.row(label, duration, per: sends)
-      let sorted = (ratios[mode] ?? []).sorted()
-      guard let lowest = sorted.first, let highest = sorted.last else { continue }
-      let ratio = sorted[sorted.count / 2]
-      self.ratio(
-        ratio, goal: "≤ 1.10×", met: ratio <= 1.10,
-        note: String(format: "rounds %.2f–%.2f×", lowest, highest)
-      )
+      let ratio = median(ratios[mode] ?? [])
+      self.ratio(ratio, goal: "≤ 1.10×", met: ratio <= 1.10, note: rangeOfRounds(ratios[mode] ?? []))
     }
     print()
   }
@@ -314,12 +309,12 @@ struct ReplayBench {
     let measured = median(open)
     // Each round's two measurements are side by side: the spread of their ratios shows how much
     // the machine moved during the run.
-    let ratios = zip(open, raw).map { $0 / $1 }.sorted()
+    let ratios = zip(open, raw).map { $0 / $1 }
     self.row("read + newline scan", baseline, per: actions)
     self.row("open + index", measured, per: actions)
     self.ratio(
       measured / baseline, goal: "≤ 1.5×", met: measured / baseline <= 1.5,
-      note: String(format: "rounds %.2f–%.2f×", ratios.first ?? 0, ratios.last ?? 0)
+      note: rangeOfRounds(ratios)
     )
     print()
   }
@@ -499,9 +494,14 @@ struct ReplayBench {
   }
 }
 
-func median(_ values: [Duration]) -> Duration {
+func median<Value: Comparable>(_ values: [Value]) -> Value {
   let sorted = values.sorted()
   return sorted[sorted.count / 2]
+}
+
+/// The lowest and highest of each round's ratio, as the figure's note.
+func rangeOfRounds(_ ratios: [Double]) -> String {
+  String(format: "rounds %.2f–%.2f×", ratios.min() ?? 0, ratios.max() ?? 0)
 }
 
 func pad(_ text: String, _ width: Int = 24) -> String {
