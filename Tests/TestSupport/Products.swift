@@ -56,8 +56,8 @@ public func run(
   try process.run()
   stdin.fileHandleForWriting.write(Data(input.utf8))
   try stdin.fileHandleForWriting.close()
-  async let output = Task.detached { stdout.fileHandleForReading.readDataToEndOfFile() }.value
-  async let errors = Task.detached { stderr.fileHandleForReading.readDataToEndOfFile() }.value
+  async let output = readToEnd(stdout.fileHandleForReading)
+  async let errors = readToEnd(stderr.fileHandleForReading)
   let (out, err) = await (output, errors)
   while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
   return ProcessResult(
@@ -65,6 +65,19 @@ public func run(
     output: String(decoding: out, as: UTF8.self),
     errors: String(decoding: err, as: UTF8.self)
   )
+}
+
+/// Everything `handle` gives until its end, read on a thread of its own.
+///
+/// NB: Not in a task: a read blocks its thread until the program exits, and the few threads
+/// that run every test's tasks (one per core) would then run nothing else. Tests whose effects
+/// need them would wait for other tests' programs, and time out on a loaded machine.
+func readToEnd(_ handle: FileHandle) async -> Data {
+  await withCheckedContinuation { continuation in
+    Thread.detachNewThread {
+      continuation.resume(returning: handle.readDataToEndOfFile())
+    }
+  }
 }
 
 /// The URL of a program found on the PATH.
