@@ -392,7 +392,8 @@ struct Thermostat: Reducer {
     #expect(recorded.status == 0)
     let output = try await self.terminal(
       [long.path],
-      keys: ["goto 2\\x03", "watch alert\\r", "continue\\r", "\\x03", "when\\r", "\\x04"],
+      // `&`: the search keeps running, and the Ctrl-C after it interrupts it.
+      keys: ["goto 2\\x03", "watch alert\\r", "&continue\\r", "\\x03", "when\\r", "\\x04"],
       home: directory, noColor: true
     )
     #expect(

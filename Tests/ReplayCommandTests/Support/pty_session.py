@@ -5,21 +5,38 @@ usage: pty_session.py [--no-color] HOME PROGRAM [ARGUMENT...] < KEYS
 KEYS is one keystroke sequence per line (escapes like \\r and \\x04 are decoded). After each, the
 script waits for the program's first output and then for it to settle, and prints what the
 screen received, then the exit status.
+
+The program has settled when it has written nothing for a moment and, after a key that ends a
+line or interrupts (a return or a Ctrl-C), when it shows its prompt again: on a busy machine a
+command can pause between its first output and its last for longer than any quiet time. A line
+that starts with `&` is sent without its `&` and waits for no prompt: its command keeps running
+(until a later key interrupts it). The program's start waits for the prompt too, unless the
+program exits.
 """
 import os
+import re
 import pty
 import select
 import sys
 import time
 
 
-def settle(fd, quiet=0.3, limit=5.0):
+PROMPT = re.compile(rb"\(replay [^()\n]*\) $")
+
+
+def settle(fd, quiet=0.3, limit=10.0, prompt=False):
     # The quiet time counts from the last output, once there is some: every key the tests send
     # makes the program write something, and a busy machine may take a while to run it.
     output = b""
     deadline = time.time() + limit
+
+    def waiting():
+        if last is None or time.time() - last < quiet:
+            return True
+        return prompt and not PROMPT.search(output)
+
     last = None
-    while time.time() < deadline and (last is None or time.time() - last < quiet):
+    while time.time() < deadline and waiting():
         ready, _, _ = select.select([fd], [], [], 0.05)
         if ready:
             try:
@@ -47,10 +64,13 @@ if pid == 0:
         os.environ["NO_COLOR"] = "1"
     os.execv(program, [program] + arguments)
 
-print(repr(settle(fd, quiet=1.0)))
+print(repr(settle(fd, quiet=1.0, prompt=True)))
 for line in sys.stdin.read().splitlines():
-    os.write(fd, line.encode().decode("unicode_escape").encode("latin-1"))
-    print(repr(settle(fd)))
+    keeps_running = line.startswith("&")
+    keys = line[1:] if keeps_running else line
+    keys = keys.encode().decode("unicode_escape").encode("latin-1")
+    os.write(fd, keys)
+    print(repr(settle(fd, prompt=not keeps_running and (b"\r" in keys or b"\x03" in keys))))
 deadline = time.time() + 10
 while True:
     done, status = os.waitpid(pid, os.WNOHANG)
