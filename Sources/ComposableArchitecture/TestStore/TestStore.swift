@@ -40,6 +40,10 @@ public final class TestStore<State: Equatable, Action> {
 
   /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Action,_,_,_,_,_,_)`` and
   /// ``finish(timeout:fileID:filePath:line:column:)`` wait by default.
+  ///
+  /// The wait counts the time in which tasks could run: while other work (other tests, on a
+  /// loaded machine) keeps the main actor and the global executor busy, effects could not run
+  /// either, and that time does not count.
   public var timeout: Duration
 
   private let core: any _RootStoreCore<State, Action>
