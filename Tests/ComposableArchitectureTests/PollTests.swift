@@ -18,6 +18,14 @@ import Testing
     #expect(held)
   }
 
+  @Test func aRoundThatFoundTheMachineBusyCountsAsTheRoundLimit() {
+    // What the end of a test store's test waits with, for effects still returning.
+    var time = _RunnableTime()
+    usleep(30_000)
+    time.endRound()
+    #expect(time.counted == _RunnableTime.roundLimit)
+  }
+
   @Test func aConditionThatNeverHoldsTimesOut() async {
     let start = ContinuousClock.now
     let held = await _poll(timeout: .milliseconds(100)) { false }

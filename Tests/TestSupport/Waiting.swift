@@ -3,10 +3,11 @@ import ComposableArchitecture
 /// Waits until `condition` holds, for at most `timeout`; returns whether it held.
 ///
 /// Effects run as tasks, so a test waits for them to catch up rather than assuming how the
-/// scheduler orders them.
+/// scheduler orders them. The default timeout is long: it runs out only when a test fails, and
+/// a loaded machine can keep an effect waiting for seconds.
 @MainActor
 public func eventually(
-  timeout: Duration = .seconds(5),
+  timeout: Duration = .seconds(30),
   _ condition: @MainActor () -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now.advanced(by: timeout)
@@ -25,7 +26,7 @@ extension TestClock<Duration> {
   /// Advancing the clock before an effect has started to sleep would leave that sleep waiting for
   /// a later advance, so tests call this first.
   @MainActor
-  public func waitForSuspension(timeout: Duration = .seconds(5)) async -> Bool {
+  public func waitForSuspension(timeout: Duration = .seconds(30)) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while ContinuousClock.now < deadline {
       do {
@@ -59,7 +60,7 @@ extension TestClock<Duration> {
 /// Whether the store task finishes within `timeout`: a task whose effects were not cancelled
 /// would never finish.
 @MainActor
-public func finishes(_ task: StoreTask, within timeout: Duration = .seconds(5)) async -> Bool {
+public func finishes(_ task: StoreTask, within timeout: Duration = .seconds(30)) async -> Bool {
   let finished = LockIsolated(false)
   Task {
     await task.finish()

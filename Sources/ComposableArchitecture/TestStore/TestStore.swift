@@ -631,10 +631,13 @@ public final class TestStore<State: Equatable, Action> {
       )
     }
     // NB: An effect that has sent its last action may still be returning; give such effects a
-    // moment, which needs no main actor, before calling them still running.
-    let deadline = ContinuousClock.now.advanced(by: .milliseconds(250))
-    while !self.runningEffects.isEmpty, ContinuousClock.now < deadline {
+    // moment, which needs no main actor, before calling them still running. The moment counts
+    // the time in which they could run, as `receive` does.
+    var time = _RunnableTime()
+    while !self.runningEffects.isEmpty, time.counted < .milliseconds(250) {
       usleep(1_000)
+      _RunnableTime.passThroughGlobalExecutor(waitingAtMost: .milliseconds(20))
+      time.endRound()
     }
     for id in self.runningEffects.parents.sorted() {
       guard let (action, location) = self.provenance[id] else { continue }
