@@ -339,7 +339,7 @@ __attribute__((target("avx2"))) static inline const uint8_t *find_newline_wide(
 
 // The body of `als_scan_lines`, compiled once per way of finding newlines (`wide` is a constant
 // at each use).
-static inline __attribute__((always_inline)) als_scan_result scan_lines(
+ALWAYS_INLINE als_scan_result scan_lines(
     const uint8_t *base, size_t *offset, size_t end, size_t segment_start,
     size_t maximum_payload, ptrdiff_t *record,
     als_sequence *sequence, als_place *actions, als_other_line *others,

@@ -46,11 +46,9 @@ struct _RunnableTime {
 
   /// Waits, blocking, until a task runs on the global executor, or `limit` has passed (the
   /// executor may be waiting for this very thread).
-  static func passThroughGlobalExecutor(waitingAtMost limit: Duration) {
+  static func passThroughGlobalExecutor(waitingAtMost limit: DispatchTimeInterval) {
     let semaphore = DispatchSemaphore(value: 0)
     Task.detached { semaphore.signal() }
-    let (seconds, attoseconds) = limit.components
-    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-    _ = semaphore.wait(timeout: .now() + .nanoseconds(nanoseconds))
+    _ = semaphore.wait(timeout: .now() + limit)
   }
 }
