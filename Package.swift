@@ -7,6 +7,8 @@ let package = Package(
   platforms: [.macOS(.v14)],
   products: [
     .library(name: "ComposableArchitecture", targets: ["ComposableArchitecture"]),
+    // For test targets only: it links the test frameworks (see "Use it in your package").
+    .library(name: "ComposableArchitectureTesting", targets: ["ComposableArchitectureTesting"]),
     .library(name: "ActionLog", targets: ["ActionLog"]),
     .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
     .library(name: "TimeTravel", targets: ["TimeTravel"]),
@@ -37,6 +39,13 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    .target(
+      name: "ComposableArchitectureTesting",
+      dependencies: [
+        "ComposableArchitecture",
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+      ]
+    ),
     .target(name: "CRC32C"),
     // The byte-level reading of records that opening a recording does a million times over.
     .target(name: "ActionLogScan", dependencies: ["CRC32C"]),
@@ -65,10 +74,7 @@ let package = Package(
     .target(
       name: "ReplayTesting",
       dependencies: [
-        "ActionLog",
-        "ComposableArchitecture",
-        "TimeTravel",
-        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        "ActionLog", "ComposableArchitecture", "ComposableArchitectureTesting", "TimeTravel",
       ]
     ),
     .executableTarget(
@@ -89,10 +95,7 @@ let package = Package(
     ),
     .target(
       name: "ExampleFeatures",
-      dependencies: [
-        "ComposableArchitecture",
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-      ]
+      dependencies: ["ComposableArchitecture"]
     ),
     .target(
       name: "TestSupport",
@@ -104,7 +107,7 @@ let package = Package(
       dependencies: [
         "ComposableArchitecture",
         "TestSupport",
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        "ComposableArchitectureTesting",
       ]
     ),
     .testTarget(
@@ -117,7 +120,7 @@ let package = Package(
         "ExampleFeatures",
         "TestSupport",
         "TimeTravel",
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        "ComposableArchitectureTesting",
       ]
     ),
     .testTarget(
@@ -132,7 +135,7 @@ let package = Package(
         "ExampleFeatures",
         "ReplayTesting",
         "TestSupport",
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        "ComposableArchitectureTesting",
       ]
     ),
     .testTarget(
@@ -141,8 +144,13 @@ let package = Package(
         "ComposableArchitecture",
         "ExampleFeatures",
         "TestSupport",
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        "ComposableArchitectureTesting",
       ]
+    ),
+    // Builds Tests/UserPackage, a user's package, outside this repository: Tools/test runs it last.
+    .testTarget(
+      name: "UserPackageTests",
+      dependencies: ["TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

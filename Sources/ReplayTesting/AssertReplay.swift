@@ -76,7 +76,7 @@ public func assertReplay<R: Reducer>(
 ) throws where R.State: Decodable & Equatable, R.Action: Decodable {
   let name = recording.url?.lastPathComponent ?? "the recording"
   func fail(_ message: String) {
-    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
+    _reportTestFailure(message, fileID: fileID, filePath: filePath, line: line, column: column)
   }
   guard recording.ending == .clean || recording.ending == .unterminated else {
     fail(

@@ -33,6 +33,14 @@ import Testing
     )
   }
 
+  @Test func replayLinksNoTestFramework() async throws {
+    let replay = try #require(productURL("replay"))
+    let libraries = try await run("ldd", [replay.path], in: Self.root, isProduct: false)
+    #expect(libraries.status == 0)
+    #expect(libraries.output.contains("libswiftCore.so"))
+    #expect(testFrameworks(in: libraries.output) == [], "\(libraries.output)")
+  }
+
   @Test func infoAsJSON() async throws {
     let result = try await self.replay("info", "Recordings/songs.actionlog", "--json")
     #expect(result.status == 0)

@@ -601,7 +601,7 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   nonisolated private func report(_ message: String, at location: _SourceLocation) {
-    reportIssue(
+    _reportTestFailure(
       message,
       fileID: location.fileID,
       filePath: location.filePath,

@@ -32,7 +32,7 @@ public struct TestStoreTask: Hashable, Sendable {
     }
     let didFinish = await _poll(timeout: timeout) { isFinished.value }
     guard !didFinish else { return }
-    reportIssue(
+    _reportTestFailure(
       """
       Expected task to finish, but it is still in-flight after \(timeout). …
 

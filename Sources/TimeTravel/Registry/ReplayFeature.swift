@@ -25,7 +25,7 @@ public struct ReplayFeature: Sendable {
   ///   - id: The identifier its recordings carry (the `feature:` given to the `Recorder`).
   ///   - dependencies: The dependencies its recordings captured.
   ///   - reducer: Makes the feature's reducer, without its recording modifier.
-  public init<R: Reducer & Sendable>(
+  public init<R: Reducer>(
     _ id: String,
     dependencies: [RecordableDependency] = RecordableDependency.standard,
     reducer: @escaping @Sendable () -> R

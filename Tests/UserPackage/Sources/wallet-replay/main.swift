@@ -1,0 +1,5 @@
+import ReplayREPL
+import TimeTravel
+import Wallet
+
+ReplayCommand.main(features: [ReplayFeature("wallet") { Wallet() }])

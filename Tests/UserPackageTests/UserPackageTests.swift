@@ -1,0 +1,167 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// A user's package outside this repository: `Tests/UserPackage` (a wallet feature, its own
+/// `replay`, TestStore tests and recording tests in Swift Testing and XCTest), copied to a
+/// temporary folder beside a link named `ComposableReplay` to this checkout, and built with its
+/// `Package.swift` as the README shows it.
+///
+/// It builds this package's dependencies once more, so `Tools/test` runs it on its own, after the
+/// rest of the suite.
+@Suite struct UserPackageTests {
+  @Test func readmeShowsTheUserPackageManifest() throws {
+    let readme = try String(
+      contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8
+    )
+    let manifest = try String(
+      contentsOf: fixture.appendingPathComponent("Package.swift"), encoding: .utf8
+    )
+    let marker = "<!-- user package: Tests/UserPackage/Package.swift -->\n```swift\n"
+    let shown = try #require(
+      readme.range(of: marker).flatMap { start in
+        readme.range(of: "```\n", range: start.upperBound..<readme.endIndex).map {
+          String(readme[start.upperBound..<$0.lowerBound])
+        }
+      }
+    )
+    #expect(shown == manifest)
+  }
+
+  @Test func failingTestsFailAndPassingTestsPass() async throws {
+    let folder = TemporaryDirectory()
+    let package = folder.url.appendingPathComponent("Wallet")
+    try FileManager.default.copyItem(at: fixture, to: package)
+    try FileManager.default.createSymbolicLink(
+      at: folder.url.appendingPathComponent("ComposableReplay"), withDestinationURL: packageRoot
+    )
+
+    let build = try await swift(["build", "--build-tests"], in: package)
+    try #require(build.status == 0, "The user package does not build:\n\(build.all)")
+
+    // Correct expectations pass, in both frameworks.
+    let passing = try await swift(["test", "--skip-build", "--filter", "[Cc]orrect"], in: package)
+    #expect(passing.status == 0, "\(passing.all)")
+    #expect(passing.all.contains("Test run with 2 tests in 0 suites passed"), "\(passing.all)")
+    #expect(passing.all.contains("Executed 2 tests, with 0 failures"), "\(passing.all)")
+
+    // Each mistake fails its test, with the diff or the unasserted action.
+    let wrongState = """
+      Wallet.State(
+        balance: 0,
+      −   draft: Draft.State(amount: 10)
+      +   draft: Draft.State(amount: 0)
+        isSyncing: false,
+      """
+    let unreceived = """
+      The store received 1 unexpected action: …
+
+      Unhandled actions:
+      Wallet.Action.syncResponse(100)
+      """
+    let diverged = """
+      Wallet.State(
+      -   balance: -25,
+      +   balance: -26,
+        draft: nil,
+      """
+    let mistakes: [(filter: String, shows: String)] = [
+      ("WalletTests.mistakenExpectationFails", wrongState),
+      ("WalletXCTests/testMistakenExpectationFails", wrongState),
+      ("WalletTests.missingReceiveFails", unreceived),
+      ("WalletXCTests/testMissingReceiveFails", unreceived),
+      ("WalletRecordingTests.mistakenRecordingDiverges", diverged),
+      ("WalletRecordingXCTests/testMistakenRecordingDiverges", diverged),
+    ]
+    for mistake in mistakes {
+      let result = try await swift(
+        ["test", "--skip-build", "--filter", mistake.filter], in: package
+      )
+      #expect(result.status != 0, "\(mistake.filter) passed:\n\(result.all)")
+      #expect(result.all.hasLines(mistake.shows), "\(mistake.filter):\n\(result.all)")
+    }
+
+    // The app's executable links no test framework.
+    let bin = package.appendingPathComponent(".build/debug/wallet-replay")
+    let libraries = try await run("ldd", [bin.path], in: package, isProduct: false)
+    #expect(libraries.status == 0, "\(libraries.all)")
+    #expect(testFrameworks(in: libraries.output) == [], "\(libraries.output)")
+
+    // Without the testing product, a failure still fails the run, and says what to add.
+    let manifest = package.appendingPathComponent("Package.swift")
+    var text = try String(contentsOf: manifest, encoding: .utf8)
+    let recordingTests = try #require(text.range(of: "    // Recordings as regression tests"))
+    let end = try #require(
+      text.range(of: "    ),\n  ],", range: recordingTests.lowerBound..<text.endIndex)
+    )
+    text.replaceSubrange(recordingTests.lowerBound..<end.upperBound, with: "  ],")
+    text = text.replacingOccurrences(
+      of: #"name: "ComposableArchitectureTesting""#, with: #"name: "ComposableArchitecture""#
+    )
+    try text.write(to: manifest, atomically: true, encoding: .utf8)
+    try FileManager.default.removeItem(
+      at: package.appendingPathComponent("Tests/WalletRecordingTests")
+    )
+    let rebuild = try await swift(["build", "--build-tests"], in: package)
+    try #require(rebuild.status == 0, "\(rebuild.all)")
+    // NB: IssueReporting finds its test support as a shared library beside the test binary too,
+    // and the first build left one there; a package that never had the product has none.
+    try FileManager.default.removeItem(
+      at: package.appendingPathComponent(".build/debug/libIssueReportingTestSupport.so")
+    )
+    let withoutProduct = [
+      "WalletTests.mistakenExpectationFails", "WalletXCTests/testMistakenExpectationFails",
+    ]
+    for filter in withoutProduct {
+      let result = try await swift(["test", "--skip-build", "--filter", filter], in: package)
+      #expect(result.status != 0, "\(filter) passed without the testing product:\n\(result.all)")
+      #expect(result.all.hasLines(wrongState), "\(filter):\n\(result.all)")
+      #expect(
+        result.all.contains(
+          #".product(name: "ComposableArchitectureTesting", package: "ComposableReplay")"#
+        ),
+        "\(filter):\n\(result.all)"
+      )
+    }
+  }
+}
+
+/// This package's root.
+private let packageRoot = URL(fileURLWithPath: #filePath)
+  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The user package, as this repository keeps it.
+private let fixture = packageRoot.appendingPathComponent("Tests/UserPackage")
+
+/// Runs `swift` with `arguments` in `folder`.
+private func swift(_ arguments: [String], in folder: URL) async throws -> ProcessResult {
+  try await run("swift", arguments, in: folder, isProduct: false)
+}
+
+extension String {
+  /// Whether `block`'s lines stand here one after the other, each compared without the white
+  /// space around it (Swift Testing indents a message and XCTest does not), the first at the end
+  /// of a line (XCTest puts the test's name before a message).
+  fileprivate func hasLines(_ block: String) -> Bool {
+    func lines(_ text: String) -> [Substring] {
+      text.split(separator: "\n", omittingEmptySubsequences: false).map {
+        var line = $0.drop(while: \.isWhitespace)
+        if line.hasPrefix("↳ ") { line = line.dropFirst(2) }
+        while line.last?.isWhitespace == true { line = line.dropLast() }
+        return line
+      }
+    }
+    let haystack = lines(self)
+    let needle = lines(block)
+    guard !needle.isEmpty, needle.count <= haystack.count else { return false }
+    return (0...(haystack.count - needle.count)).contains { start in
+      haystack[start].hasSuffix(needle[0])
+        && haystack[(start + 1)..<(start + needle.count)].elementsEqual(needle.dropFirst())
+    }
+  }
+}
+
+extension ProcessResult {
+  /// Standard output and standard error.
+  var all: String { self.output + self.errors }
+}
