@@ -504,3 +504,64 @@ private struct Feature: Reducer {
     #expect(store.state.count == 1)
   }
 }
+
+/// A feature whose effect feeds an action back a moment after it starts.
+private struct Ping: Reducer {
+  struct State: Equatable {}
+  enum Action: Equatable {
+    case ping
+    case pong
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .ping:
+      return .run { send in
+        try await Task.sleep(for: .milliseconds(20))
+        await send(.pong)
+      }
+    case .pong:
+      return .none
+    }
+  }
+}
+
+/// The end of a test whose test store is released off the main actor, as in a test that is not
+/// isolated to it (an XCTest method, say).
+@Suite struct TestStoreEndOfTestTests {
+  /// The action an effect feeds back while the test store goes away is counted, or the effect is
+  /// reported still running: the test fails either way, where it once passed.
+  @Test func anActionFedBackWhileTheStoreGoesAwayFailsTheTest() async {
+    let messages = LockIsolated<[String]>([])
+    await withKnownIssue {
+      let store = await TestStore(initialState: Ping.State()) { Ping() }
+      await store.send(.ping)
+      // NB: The store goes away here, while the effect sleeps; its `pong` arrives as the test
+      // store's end-of-test check waits for the effect.
+    } matching: { issue in
+      messages.withValue { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
+      return true
+    }
+    let unexpected = """
+      The store received 1 unexpected action: …
+
+        Unhandled actions:
+          Ping.Action.pong
+
+      To fix this, assert them with "store.receive", skip them with \
+      "await store.skipReceivedActions()", or use a non-exhaustive test store: \
+      "store.exhaustivity = .off".
+      """
+    let stillRunning = """
+      An effect returned for this action is still running. It must complete before the end of \
+      the test. …
+
+        Action:
+          Ping.Action.ping
+      """
+    #expect(!messages.value.isEmpty)
+    for message in messages.value {
+      #expect(message == unexpected || message.hasPrefix(stillRunning), "\(message)")
+    }
+  }
+}

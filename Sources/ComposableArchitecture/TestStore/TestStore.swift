@@ -53,12 +53,18 @@ public final class TestStore<State: Equatable, Action> {
   private var lastSentState: State?
   // NB: These are read by `deinit`, which is not isolated: an isolated deinit runs without the
   // task-locals of the code that released the store, so the end-of-test failures it reports would
-  // not reach the running test. Everything else touches them on the main actor only, and a
-  // deinit runs once nothing else references the store, so the unchecked access is exclusive.
+  // not reach the running test. Everything else touches `_exhaustivity` on the main actor only,
+  // and a deinit runs once nothing else references the store, so the unchecked access is
+  // exclusive; the log has a lock, since the core writes to it while the deinit waits.
   nonisolated(unsafe) private var _exhaustivity: Exhaustivity = .on
-  nonisolated(unsafe) private var received: [(action: Action, state: State)] = []
-  nonisolated(unsafe) private var provenance: [UInt64: (action: Action, location: _SourceLocation)] =
-    [:]
+  nonisolated private let log = _ReceivedLog<Action, State>()
+  nonisolated private var received: [(action: Action, state: State)] {
+    get { self.log.received }
+    set { self.log.received = newValue }
+  }
+  nonisolated private var provenance: [UInt64: (action: Action, location: _SourceLocation)] {
+    self.log.provenance
+  }
   private var currentSendLocation: _SourceLocation?
 
   /// Creates a test store with an initial state and a reducer powering its runtime.
@@ -96,8 +102,17 @@ public final class TestStore<State: Equatable, Action> {
     self.baseline = initialState
     self.timeout = timeout
     self.location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    // NB: An action an effect feeds back goes straight to the log: while the test store goes
+    // away, `self` is already nil, and the end-of-test check still waits for such actions.
+    let log = self.log
+    let location = self.location
     core.didReduce = { [weak self] action, context, state in
-      self?.didReduce(action: action, context: context, state: state)
+      switch context.origin {
+      case .send:
+        self?.didSend(action: action, context: context, state: state)
+      case let .effect(parent):
+        log.recordFedBack(action, id: context.id, parent: parent, state: state, fallback: location)
+      }
     }
   }
 
@@ -472,15 +487,9 @@ public final class TestStore<State: Equatable, Action> {
 
   // MARK: - Internals
 
-  private func didReduce(action: Action, context: ActionContext, state: State) {
-    switch context.origin {
-    case .send:
-      self.lastSentState = state
-      self.provenance[context.id] = (action, self.currentSendLocation ?? self.location)
-    case let .effect(parent):
-      self.received.append((action, state))
-      self.provenance[context.id] = (action, self.provenance[parent]?.location ?? self.location)
-    }
+  private func didSend(action: Action, context: ActionContext, state: State) {
+    self.lastSentState = state
+    self.log.provenance[context.id] = (action, self.currentSendLocation ?? self.location)
   }
 
   private func skipReceived(showSkippedAssertions: Bool, at location: _SourceLocation) {
@@ -614,11 +623,22 @@ public final class TestStore<State: Equatable, Action> {
   /// running are cancelled when the store's core goes away with it.
   nonisolated private func completed() {
     guard self._exhaustivity == .on else { return }
-    if !self.received.isEmpty {
+    // NB: An effect that has sent its last action may still be returning, and one may be about
+    // to feed an action back; give such effects a moment, which needs no main actor, before
+    // calling them still running. The actions they feed back meanwhile count as unexpected. The
+    // moment counts the time in which they could run, as `receive` does.
+    var time = _RunnableTime()
+    while !self.runningEffects.isEmpty, time.counted < .milliseconds(250) {
+      usleep(1_000)
+      _RunnableTime.passThroughGlobalExecutor(waitingAtMost: .milliseconds(20))
+      time.endRound()
+    }
+    let received = self.received
+    if !received.isEmpty {
       self.report(
         """
-        The store received \(self.received.count) unexpected \
-        action\(self.received.count == 1 ? "" : "s"): …
+        The store received \(received.count) unexpected \
+        action\(received.count == 1 ? "" : "s"): …
 
           Unhandled actions:
         \(self.dumpReceived())
@@ -629,15 +649,6 @@ public final class TestStore<State: Equatable, Action> {
         """,
         at: self.location
       )
-    }
-    // NB: An effect that has sent its last action may still be returning; give such effects a
-    // moment, which needs no main actor, before calling them still running. The moment counts
-    // the time in which they could run, as `receive` does.
-    var time = _RunnableTime()
-    while !self.runningEffects.isEmpty, time.counted < .milliseconds(250) {
-      usleep(1_000)
-      _RunnableTime.passThroughGlobalExecutor(waitingAtMost: .milliseconds(20))
-      time.endRound()
     }
     for id in self.runningEffects.parents.sorted() {
       guard let (action, location) = self.provenance[id] else { continue }

@@ -53,4 +53,5 @@ func makeStore() -> TestStoreOf<Wallet> {
   await store.send(.syncTapped) {
     $0.isSyncing = true
   }
+  await store.finish()
 }
