@@ -61,7 +61,7 @@ import Testing
       ]),
       clock: clock
     )
-    await store.send(.todos(.element(id: UUID(0), action: .checkBoxToggled))) {
+    let first = await store.send(.todos(.element(id: UUID(0), action: .checkBoxToggled))) {
       $0.todos[id: UUID(0)]?.isComplete = true
     }
     #expect(await clock.waitForSuspension())
@@ -70,7 +70,9 @@ import Testing
       $0.todos[id: UUID(0)]?.isComplete = false
     }
     // The first wait was cancelled, so only one sort arrives: a second one would fail the test
-    // as an unreceived action.
+    // as an unreceived action. NB: Until the cancelled wait has finished, it may still be what
+    // sleeps on the clock; advancing then would leave the second wait to start after the advance.
+    await first.finish()
     #expect(await clock.waitForSuspension())
     await clock.advance(by: .seconds(1))
     await store.receive(\.sortCompletedTodos)
