@@ -1,6 +1,8 @@
 extension String {
   /// Indents every line of the string by the given number of spaces; empty lines stay empty.
-  func indent(by indent: Int) -> String {
+  ///
+  /// For the layers above the core, which show dumps inside their messages too.
+  @_spi(Internals) public func indent(by indent: Int) -> String {
     let indentation = String(repeating: " ", count: indent)
     return self.split(separator: "\n", omittingEmptySubsequences: false)
       .map { $0.isEmpty ? "" : indentation + $0 }

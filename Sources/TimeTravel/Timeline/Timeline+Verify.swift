@@ -1,5 +1,5 @@
 import ActionLog
-import ComposableArchitecture
+@_spi(Internals) import ComposableArchitecture
 import CustomDump
 
 /// Where today's reducer first disagrees with a recording.
@@ -38,9 +38,9 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
       \(opening)
 
         Action at step \(self.step) (+\(formatSeconds(self.time))):
-      \(self.action.indentedLines(by: 4))
-      \(self.issues.isEmpty ? "" : "\n  The reducer reported:\n" + self.issues.map { "• \($0)" }.joined(separator: "\n").indentedLines(by: 4) + "\n")
-      \(self.diff.indentedLines(by: 2))
+      \(self.action.indent(by: 4))
+      \(self.issues.isEmpty ? "" : "\n  The reducer reported:\n" + self.issues.map { "• \($0)" }.joined(separator: "\n").indent(by: 4) + "\n")
+      \(self.diff.indent(by: 2))
 
       (Recorded: −, Replayed: +)
       """
@@ -136,13 +136,4 @@ public func formatSeconds(_ duration: Duration) -> String {
   let milliseconds = attoseconds / 1_000_000_000_000_000
   let padded = String(milliseconds)
   return "\(seconds).\(String(repeating: "0", count: 3 - padded.count))\(padded)s"
-}
-
-extension String {
-  func indentedLines(by indent: Int) -> String {
-    let indentation = String(repeating: " ", count: indent)
-    return self.split(separator: "\n", omittingEmptySubsequences: false)
-      .map { $0.isEmpty ? "" : indentation + $0 }
-      .joined(separator: "\n")
-  }
 }

@@ -91,7 +91,9 @@ final class ReadOnlySession: TimelineSession {
     }
     for step in stride(from: 1, through: min(limit, self.count), by: 1) {
       guard let json = try? self.recording.actionJSON(step),
-        let value = try? JSONSerialization.jsonObject(with: Data(json.utf8), options: .fragmentsAllowed)
+        let value = try? JSONSerialization.jsonObject(
+          with: Data(json.utf8), options: .fragmentsAllowed
+        )
       else { continue }
       visit(value)
     }
@@ -221,7 +223,8 @@ func prettyJSON(_ value: Any, indent: String = "") -> String {
 }
 
 private func quoteJSON(_ string: String) -> String {
-  let data = (try? JSONSerialization.data(withJSONObject: [string], options: .withoutEscapingSlashes))
+  let data =
+    (try? JSONSerialization.data(withJSONObject: [string], options: .withoutEscapingSlashes))
     ?? Data("[\"\"]".utf8)
   return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
 }

@@ -81,7 +81,7 @@ extension ReplayCommand {
             throw CommandFailure("\(destination.path) exists: give --force to replace it.", code: 2)
           }
         }
-        for note in Open.notes(on: recording) {
+        for note in notes(on: recording) {
           FileHandle.standardError.write(Data("\(note)\n".utf8))
         }
 
@@ -97,7 +97,7 @@ extension ReplayCommand {
         var wanted = 0
         if let last = self.last { wanted = max(wanted, recording.count - last) }
         if let limit { wanted = max(wanted, recording.cutPoint(fittingIn: limit)) }
-        let session: (any TimelineSession)? = wanted > 0 ? Open.session(for: recording) : nil
+        let session: (any TimelineSession)? = wanted > 0 ? openSession(recording) : nil
         var cutNote: String?
         var cut: ExportOptions.Cut?
         if wanted > 0, let session {

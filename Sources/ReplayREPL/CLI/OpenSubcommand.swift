@@ -32,10 +32,10 @@ extension ReplayCommand {
       try self.reportingFailures {
         let recording = try self.recording.open()
         let isTerminal = isatty(STDIN_FILENO) != 0
-        for note in Self.notes(on: recording) {
+        for note in notes(on: recording) {
           FileHandle.standardError.write(Data("\(note)\n".utf8))
         }
-        let session = Self.session(for: recording)
+        let session = openSession(recording)
         if let readOnly = session as? ReadOnlySession {
           FileHandle.standardError.write(Data("note: \(readOnly.note)\n".utf8))
         }
@@ -65,45 +65,6 @@ extension ReplayCommand {
         }
         if !isTerminal, interpreter.failed { throw ExitCode(1) }
       }
-    }
-
-    /// The session for a recording: one that re-runs the reducer when this `replay` has the
-    /// feature, else a read-only one that says why.
-    static func session(for recording: Recording) -> any TimelineSession {
-      let id = recording.header.feature
-      guard let feature = ReplayCommand.feature(id) else {
-        return ReadOnlySession(
-          recording: recording,
-          reason: "this replay does not have the feature \"\(id)\" linked in"
-        )
-      }
-      do {
-        return try feature.open(recording)
-      } catch let TimelineError.otherTypes(expected, found) {
-        return ReadOnlySession(
-          recording: recording,
-          reason: """
-            its types (\(found)) are not those of the feature "\(id)" linked in (\(expected)): it \
-            was recorded with another version of the feature, or another feature of that name
-            """
-        )
-      } catch {
-        return ReadOnlySession(recording: recording, reason: "\(error)")
-      }
-    }
-
-    /// What to say about a recording before working with it: how it ended, if not cleanly, and
-    /// its warnings.
-    static func notes(on recording: Recording) -> [String] {
-      var notes: [String] = []
-      if recording.ending != .clean {
-        notes.append(
-          "warning: the recording is \(recording.ending); it opens at its last whole record, step \(recording.count)."
-        )
-      }
-      for skipped in recording.skippedRecords { notes.append("warning: skipped \(skipped)") }
-      for warning in recording.warnings { notes.append("warning: \(warning)") }
-      return notes
     }
   }
 }

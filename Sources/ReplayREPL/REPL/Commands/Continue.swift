@@ -1,0 +1,70 @@
+@_spi(Internals) import ComposableArchitecture
+import Foundation
+import TimeTravel
+
+// `continue` and `reverse-continue`: forward or back to the next stop.
+extension Interpreter.Command {
+  /// `continue`.
+  static let `continue` = Self(
+    names: ["continue", "c"], usage: "continue",
+    summary: "Go forward to the next step a watchpoint or breakpoint stops at."
+  ) { interpreter, _ in try interpreter.search(forward: true) }
+
+  /// `reverse-continue`.
+  static let reverseContinue = Self(
+    names: ["reverse-continue", "rc"], usage: "reverse-continue",
+    summary: "Go back to the last step a watchpoint or breakpoint stops at: what last changed it."
+  ) { interpreter, _ in try interpreter.search(forward: false) }
+}
+
+extension Interpreter {
+  func search(forward: Bool) throws -> String {
+    guard !self.stops.isEmpty else {
+      throw InterpreterError(
+        """
+        Nothing to stop at: add a watchpoint ("watch PATH") or a breakpoint ("break ACTION").
+        """
+      )
+    }
+    var watches: [StatePath] = []
+    var breakpoints: [ActionBreakpoint] = []
+    for stop in self.stops {
+      switch stop.kind {
+      case let .watch(path): watches.append(path)
+      case let .breakpoint(breakpoint): breakpoints.append(breakpoint)
+      }
+    }
+    var wasInterrupted = false
+    let found = try self.session.search(
+      forward: forward, watching: watches, breakpoints: breakpoints
+    ) {
+      wasInterrupted = wasInterrupted || self.interrupted()
+      return wasInterrupted
+    }
+    let position = self.session.position
+    guard let found else {
+      if wasInterrupted { return "\nInterrupted: still at step \(position)." }
+      return """
+        No \(forward ? "later" : "earlier") step changes a watched value or matches a breakpoint: \
+        still at step \(position).
+        """
+    }
+    let reasons = found.stops.map { stop -> String in
+      switch stop {
+      case let .watch(path, old, new):
+        let number =
+          self.stops.first { if case .watch(path) = $0.kind { true } else { false } }?.number ?? 0
+        let heading = self.style.heading("Watchpoint \(number): \(path)")
+        if !old.contains("\n"), !new.contains("\n") { return "\(heading)\n  \(old) → \(new)" }
+        return "\(heading)\n  Old:\n\(old.indent(by: 4))\n  New:\n\(new.indent(by: 4))"
+      case let .breakpoint(breakpoint):
+        let stop = self.stops.first {
+          if case .breakpoint(breakpoint) = $0.kind { true } else { false }
+        }
+        let number = stop?.number ?? 0
+        return self.style.heading("Breakpoint \(number): \(breakpoint)")
+      }
+    }
+    return (reasons + [self.describePosition()]).joined(separator: "\n")
+  }
+}

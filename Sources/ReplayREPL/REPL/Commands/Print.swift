@@ -1,0 +1,26 @@
+import Foundation
+import TimeTravel
+
+// `print [PATH]` and `action [STEP]`: the state or a value in it, and the action of a step.
+extension Interpreter.Command {
+  /// `print [PATH]`.
+  static let print = Self(
+    names: ["print", "p"], usage: "print [PATH]",
+    summary: "Show the state, or the value at a path such as todos[0].description."
+  ) { interpreter, arguments in
+    let path = try arguments.first.map(StatePath.init)
+    return try interpreter.session.dumpState(at: path)
+  }
+
+  /// `action [STEP]`.
+  static let action = Self(
+    names: ["action", "a"], usage: "action [STEP]",
+    summary: "Show the action that led to a step (the current one by default)."
+  ) { interpreter, arguments in
+    let step = try arguments.first.map { try number($0) } ?? interpreter.session.position
+    guard step != 0 else {
+      throw InterpreterError("Step 0 is the initial state: no action led to it.")
+    }
+    return try interpreter.session.dumpAction(at: step)
+  }
+}

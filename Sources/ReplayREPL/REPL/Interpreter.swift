@@ -1,0 +1,142 @@
+import ActionLog
+import Foundation
+import TimeTravel
+
+/// Runs REPL commands against a timeline and returns what to show.
+///
+/// Each command lives in a file of its own under `Commands/`, as a ``Command`` and the methods it
+/// runs; ``commands`` lists them in the order `help` shows them.
+final class Interpreter {
+  let session: any TimelineSession
+  let style: Style
+  /// Whether the person asked to stop (Ctrl-C); polled by long commands.
+  let interrupted: () -> Bool
+  /// Whether a command failed.
+  var failed = false
+  private(set) var isFinished = false
+
+  /// A watchpoint or breakpoint, numbered as gdb does: from 1, never reused.
+  struct Stop {
+    enum Kind {
+      case watch(StatePath)
+      case breakpoint(ActionBreakpoint)
+    }
+    let number: Int
+    let kind: Kind
+  }
+  var stops: [Stop] = []
+  var nextStopNumber = 1
+  private var caseNamesSeen: Set<String>?
+
+  init(
+    session: any TimelineSession, style: Style = .plain,
+    interrupted: @escaping () -> Bool = { false }
+  ) {
+    self.session = session
+    self.style = style
+    self.interrupted = interrupted
+  }
+
+  /// A command's arguments: the words after its name, and the rest of the line as typed.
+  struct Arguments {
+    let words: [String]
+    let text: String
+    var first: String? { self.words.first }
+  }
+
+  /// A command: its names (the first is the one `help` shows), its arguments, and what it does.
+  struct Command: Sendable {
+    let names: [String]
+    let usage: String
+    let summary: String
+    let run: @Sendable (Interpreter, Arguments) throws -> String
+  }
+
+  /// The commands, in the order `help` lists them.
+  static let commands: [Command] = [
+    .help, .info, .list, .step, .back, .goto, .first, .last, .when, .print, .action, .diff,
+    .watch, .break, .delete, .continue, .reverseContinue, .find, .verify, .send, .discard, .quit,
+  ]
+
+  /// Runs one line; returns the text to show.
+  func run(_ line: String) -> String {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    guard let name = trimmed.split(whereSeparator: \.isWhitespace).first.map(String.init) else {
+      return ""
+    }
+    guard let command = Self.command(named: name) else {
+      self.failed = true
+      let suggestion = Self.nearest(to: name).map { " Did you mean \"\($0)\"?" } ?? ""
+      return self.style.error(
+        "Unknown command \"\(name)\".\(suggestion) Type \"help\" for the commands."
+      )
+    }
+    let text = trimmed.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+    let arguments = Arguments(
+      words: text.split(whereSeparator: \.isWhitespace).map(String.init), text: text
+    )
+    do {
+      return try command.run(self, arguments)
+    } catch {
+      self.failed = true
+      return self.style.error("\(error)")
+    }
+  }
+
+  static func command(named name: String) -> Command? {
+    Self.commands.first { $0.names.contains(name) }
+  }
+
+  /// Ends the session after this command.
+  func finish() {
+    self.isFinished = true
+  }
+
+  /// The prompt: `(replay 12/139 +4.200s) `.
+  var prompt: String {
+    let position = self.session.position
+    let diverted = self.session.divertedAt == nil ? "" : ", diverted"
+    let time = seconds(self.time(of: position))
+    return "(replay \(position)/\(self.session.count) +\(time)\(diverted)) "
+  }
+
+  /// The completions for the text before the cursor.
+  var completer: Completer {
+    Completer(
+      commands: Self.commands,
+      caseNames: { [unowned self] in self.caseNames() },
+      state: { [unowned self] in self.session.currentState }
+    )
+  }
+
+  /// The action case names in the recording (its first 10,000 actions), found once.
+  func caseNames() -> Set<String> {
+    if let names = self.caseNamesSeen { return names }
+    let names = (try? self.session.actionCaseNames(limit: 10_000)) ?? []
+    self.caseNamesSeen = names
+    return names
+  }
+
+  func time(of step: Int) -> Duration {
+    step == 0 ? .zero : self.session.recording.time(ofAction: step)
+  }
+
+  func describePosition() -> String {
+    let position = self.session.position
+    let step = self.style.emphasis("\(position)/\(self.session.count)")
+    guard position > 0 else { return "\(step)  the initial state" }
+    let recording = self.session.recording
+    let origin = originText(recording.origin(ofAction: position))
+    let action = (try? self.session.dumpAction(at: position)).map(oneLine) ?? "?"
+    return "\(step)  +\(seconds(recording.time(ofAction: position)))  \(origin)  \(action)"
+  }
+
+  /// A step as `list` shows it: step, time, origin, action on one line.
+  func line(for step: Int, upTo last: Int) -> String {
+    let action = (try? self.session.dumpAction(at: step)) ?? "?"
+    let recording = self.session.recording
+    return ActionLine.text(
+      step: step, widths: .init(last: last, in: recording), recording: recording, action: action
+    )
+  }
+}
