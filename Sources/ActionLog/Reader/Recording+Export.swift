@@ -202,7 +202,7 @@ extension Recording {
       )
     }
 
-    let descriptor = try LogWriter.create(url, header: output, syncsFirst: true)
+    let descriptor = try LogFile.create(url, header: output, syncsFirst: true)
     if closeDescriptor(descriptor) != 0 {
       let reason = String(cString: strerror(errno))
       unlink(url.path)

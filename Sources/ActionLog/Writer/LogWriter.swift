@@ -38,67 +38,11 @@ import Foundation
 ///
 /// A record that cannot be encoded (a non-finite `Double`, an encoder that throws) becomes a
 /// `note` record, and ``Options/onEncodingFailure`` is told.
+///
+/// The writer is three parts, as LevelDB's is: this queue, with its back-pressure and its
+/// ``SyncPolicy``; the `RecordEncoder`, which encodes, redacts and frames; and the `LogFile`,
+/// which creates, appends, syncs and closes.
 public final class LogWriter: @unchecked Sendable {
-  /// When the writer asks the system to put written records on disk (`fsync`).
-  public enum SyncPolicy: Sendable, Equatable {
-    /// Never: records survive the process being killed, not the machine losing power.
-    case never
-    /// On ``LogWriter/flush()`` and ``LogWriter/close()``: what a flush acknowledged survives a
-    /// power loss.
-    case onFlush
-    /// After every write, before any record is acknowledged: slowest, and the safest.
-    case always
-  }
-
-  /// How the writer behaves.
-  public struct Options: Sendable {
-    /// When to `fsync`; ``SyncPolicy/onFlush`` by default.
-    public var syncPolicy: SyncPolicy
-    /// The longest a record waits before it is written; 100 ms by default.
-    public var flushInterval: Duration
-    /// How many records may wait before the writer is woken early; 1,024 by default.
-    public var batchSize: Int
-    /// How many records may wait before ``LogWriter/append(_:)`` blocks; 65,536 by default.
-    public var maximumPendingRecords: Int
-    /// Encodes payloads.
-    public var codec: any RecordCodec
-    /// Told, on the writer's thread, when a record could not be encoded and a note replaced it.
-    public var onEncodingFailure: (@Sendable (String) -> Void)?
-
-    /// Creates options.
-    public init(
-      syncPolicy: SyncPolicy = .onFlush,
-      flushInterval: Duration = .milliseconds(100),
-      batchSize: Int = 1_024,
-      maximumPendingRecords: Int = 65_536,
-      codec: any RecordCodec = CompactJSONCodec(),
-      onEncodingFailure: (@Sendable (String) -> Void)? = nil
-    ) {
-      self.syncPolicy = syncPolicy
-      self.flushInterval = flushInterval
-      self.batchSize = max(1, batchSize)
-      self.maximumPendingRecords = max(1, maximumPendingRecords)
-      self.codec = codec
-      self.onEncodingFailure = onEncodingFailure
-    }
-  }
-
-  /// A record to append.
-  public enum Entry: Sendable {
-    /// An action the store processed.
-    case action(
-      seq: Int,
-      time: Duration,
-      origin: RecordedOrigin,
-      value: any Encodable & Sendable,
-      captured: CapturedValues
-    )
-    /// The state after action `seq`.
-    case checkpoint(seq: Int, state: any Encodable & Sendable)
-    /// A warning, attached to the action `seq`.
-    case note(seq: Int, text: String)
-  }
-
   /// The file the writer appends to.
   public let url: URL
 
@@ -122,15 +66,8 @@ public final class LogWriter: @unchecked Sendable {
   private var endTime: Duration?
   private var failure: ActionLogError?
 
-  private let redactions: Redactions
-  private let actionPaths: [RedactionPath]
-  private let statePaths: [RedactionPath]
-  // Written by the writer thread; read once it has finished.
-  private var placeholders = RedactionPlaceholders()
-
-  // The writer thread's own.
-  private var lastActionSeq = 0
-  private var lastTime: Duration = .zero
+  // The writer thread's own; read by others once it has finished.
+  private var encoder: RecordEncoder
 
   /// Creates the file and writes its header.
   ///
@@ -149,33 +86,13 @@ public final class LogWriter: @unchecked Sendable {
   ) throws {
     self.url = url
     self.options = options
-    let record = HeaderRecord(
-      actionType: header.actionType,
-      checkpointInterval: header.checkpointInterval,
-      feature: header.feature,
-      format: header.format,
-      initialState: AnyEncodable(value: initialState),
-      kind: RecordKind.header.rawValue,
-      metadata: header.metadata,
-      redacted: header.redactions.manifest,
-      startedAt: header.startedAtText,
-      stateType: header.stateType
+    var encoder = RecordEncoder(
+      codec: options.codec, redactions: header.redactions,
+      onEncodingFailure: options.onEncodingFailure
     )
-    self.redactions = header.redactions
-    self.actionPaths = header.redactions.actions.map { $0.under("value") }
-    self.statePaths = header.redactions.state.map { $0.under("value") }
-    var payload = try options.codec.encode(record)
-    if !header.redactions.state.isEmpty {
-      payload = try JSONBytes.redact(
-        payload,
-        paths: header.redactions.state.map { $0.under("initialState") },
-        placeholders: &self.placeholders
-      )
-    }
-    var line: [UInt8] = []
-    Framing.append(payload: payload, to: &line)
-
-    self.descriptor = try Self.create(url, header: line)
+    let line = try encoder.header(header, initialState: initialState)
+    self.encoder = encoder
+    self.descriptor = try LogFile.create(url, header: line)
     let thread = Thread { [self] in self.run() }
     thread.name = "ActionLog.LogWriter"
     thread.qualityOfService = .utility
@@ -242,44 +159,6 @@ public final class LogWriter: @unchecked Sendable {
     if let failure { throw failure }
   }
 
-  /// Creates the log so that it appears with its header already in it: the header is written to
-  /// a hidden file beside it, which is then linked to the final name. A process killed at any
-  /// moment leaves no log, or one with a whole header; never an empty or half-written one.
-  /// Linking fails when the name exists, so nothing is overwritten.
-  ///
-  /// - Parameter syncsFirst: Sync the bytes to disk before the name appears (for a file written
-  ///   whole, such as an export).
-  /// - Returns: The open descriptor, appending.
-  static func create(_ url: URL, header: [UInt8], syncsFirst: Bool = false) throws -> Int32 {
-    if FileManager.default.fileExists(atPath: url.path) {
-      throw ActionLogError.fileExists(path: url.path)
-    }
-    let temporary = url.deletingLastPathComponent()
-      .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0...UInt32.max))")
-    let descriptor = open(
-      temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644
-    )
-    guard descriptor >= 0 else {
-      throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(errno)))
-    }
-    defer { unlink(temporary.path) }
-    var error = Self.writeAll(header, to: descriptor)
-    if error == nil, syncsFirst, fsync(descriptor) != 0 {
-      error = String(cString: strerror(errno))
-    }
-    if let error {
-      _ = closeDescriptor(descriptor)
-      throw ActionLogError.writeFailed(path: url.path, reason: error)
-    }
-    guard link(temporary.path, url.path) == 0 else {
-      let code = errno
-      _ = closeDescriptor(descriptor)
-      if code == EEXIST { throw ActionLogError.fileExists(path: url.path) }
-      throw ActionLogError.writeFailed(path: url.path, reason: String(cString: strerror(code)))
-    }
-    return descriptor
-  }
-
   // MARK: - The writer thread
 
   private func run() {
@@ -311,28 +190,21 @@ public final class LogWriter: @unchecked Sendable {
       self.condition.unlock()
 
       for entry in batch {
-        self.encode(entry, into: &buffer)
+        self.encoder.append(entry, to: &buffer)
       }
       // NB: Emptied here, so the entries are destroyed on this thread, and handed back to be
       // the next `pending` (unless it is larger than a batch needs to be).
       batch.removeAll(keepingCapacity: batch.capacity / 2 <= self.options.batchSize)
       if isClosing {
-        let unmatched = self.unmatched
-        for path in unmatched.state {
-          self.appendNote(seq: self.lastActionSeq, text: "the state redaction path \(path) matched no value", unrecorded: nil, into: &buffer)
-        }
-        for path in unmatched.actions {
-          self.appendNote(seq: self.lastActionSeq, text: "the action redaction path \(path) matched no value", unrecorded: nil, into: &buffer)
-        }
-        self.encodeEnd(time: endTime, into: &buffer)
+        self.encoder.appendEnding(at: endTime, to: &buffer)
       }
-      var error = buffer.isEmpty ? nil : Self.writeAll(buffer, to: self.descriptor)
+      var error = buffer.isEmpty ? nil : LogFile.writeAll(buffer, to: self.descriptor)
       buffer.removeAll(keepingCapacity: true)
-      if error == nil, wantsSync, self.options.syncPolicy != .never, fsync(self.descriptor) != 0 {
-        error = String(cString: strerror(errno))
+      if error == nil, wantsSync, self.options.syncPolicy != .never {
+        error = LogFile.sync(self.descriptor)
       }
-      if isClosing, closeDescriptor(self.descriptor) != 0, error == nil {
-        error = String(cString: strerror(errno))
+      if isClosing, let closing = LogFile.close(self.descriptor), error == nil {
+        error = closing
       }
 
       self.condition.lock()
@@ -358,116 +230,13 @@ public final class LogWriter: @unchecked Sendable {
     return Double(seconds) + Double(attoseconds) / 1e18
   }
 
-  private func encode(_ entry: Entry, into buffer: inout [UInt8]) {
-    let codec = self.options.codec
-    switch entry {
-    case let .action(seq, time, origin, value, captured):
-      self.lastActionSeq = seq
-      self.lastTime = time
-      let trigger: Int? = if case let .effect(parent) = origin { parent } else { nil }
-      let record = ActionRecord(
-        kind: RecordKind.action.rawValue,
-        seq: seq,
-        source: trigger == nil ? "send" : "effect",
-        time: Int64(time.nanoseconds),
-        trigger: trigger,
-        uses: captured.isEmpty ? nil : captured,
-        value: AnyEncodable(value: value)
-      )
-      do {
-        Framing.append(payload: try self.redacted(codec.encode(record), self.actionPaths), to: &buffer)
-      } catch {
-        let text = "action \(seq) could not be encoded: \(error)"
-        self.options.onEncodingFailure?(text)
-        self.appendNote(seq: seq, text: text, unrecorded: "action", into: &buffer)
-      }
-
-    case let .checkpoint(seq, state):
-      let record = CheckpointRecord(
-        kind: RecordKind.checkpoint.rawValue, seq: seq, value: AnyEncodable(value: state)
-      )
-      do {
-        Framing.append(payload: try self.redacted(codec.encode(record), self.statePaths), to: &buffer)
-      } catch {
-        let text = "the checkpoint after action \(seq) could not be encoded: \(error)"
-        self.options.onEncodingFailure?(text)
-        self.appendNote(seq: seq, text: text, unrecorded: "checkpoint", into: &buffer)
-      }
-
-    case let .note(seq, text):
-      self.appendNote(seq: seq, text: text, unrecorded: nil, into: &buffer)
-    }
-  }
-
-  private func redacted(_ payload: [UInt8], _ paths: [RedactionPath]) throws -> [UInt8] {
-    paths.isEmpty ? payload : try JSONBytes.redact(payload, paths: paths, placeholders: &self.placeholders)
-  }
-
   /// The redaction paths that matched no value in the whole recording: likely misspelt, since
-  /// what they meant to hide may be in the file. Known once ``close()`` has returned; empty before.
+  /// what they meant to hide may be in the file. Known once ``close()`` has returned; empty
+  /// before.
   public var unmatchedRedactions: Redactions {
     self.condition.lock()
     defer { self.condition.unlock() }
     guard self.isFinished else { return .none }
-    return self.unmatched
+    return self.encoder.unmatchedRedactions
   }
-
-  private var unmatched: Redactions {
-    let hits = self.placeholders.hits
-    return Redactions(
-      statePaths: self.redactions.state.filter { hits[$0.description] == nil },
-      actionPaths: self.redactions.actions.filter { hits[$0.description] == nil }
-    )
-  }
-
-  private func appendNote(seq: Int, text: String, unrecorded: String?, into buffer: inout [UInt8]) {
-    let note = NoteRecord(
-      kind: RecordKind.note.rawValue, seq: seq, text: text, unrecorded: unrecorded
-    )
-    // NB: A note holds only a string and integers, which always encode.
-    if let payload = try? self.options.codec.encode(note) {
-      Framing.append(payload: payload, to: &buffer)
-    }
-  }
-
-  private func encodeEnd(time: Duration?, into buffer: inout [UInt8]) {
-    let end = EndRecord(
-      kind: RecordKind.end.rawValue,
-      seq: self.lastActionSeq,
-      time: Int64((time ?? self.lastTime).nanoseconds)
-    )
-    if let payload = try? self.options.codec.encode(end) {
-      Framing.append(payload: payload, to: &buffer)
-    }
-  }
-
-  /// Writes all of `bytes`, retrying partial writes; returns the error text on failure.
-  private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> String? {
-    bytes.withUnsafeBytes { buffer in
-      guard let base = buffer.baseAddress else { return nil }
-      var offset = 0
-      while offset < buffer.count {
-        let count = write(descriptor, base + offset, buffer.count - offset)
-        if count < 0 {
-          if errno == EINTR { continue }
-          return String(cString: strerror(errno))
-        }
-        offset += count
-      }
-      return nil
-    }
-  }
-}
-
-extension Duration {
-  /// The duration in whole nanoseconds.
-  var nanoseconds: Int64 {
-    let (seconds, attoseconds) = self.components
-    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
-  }
-}
-
-/// Closes a file descriptor; a free function, because inside `LogWriter` `close` is the method.
-func closeDescriptor(_ descriptor: Int32) -> Int32 {
-  close(descriptor)
 }

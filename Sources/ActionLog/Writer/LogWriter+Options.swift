@@ -1,0 +1,50 @@
+extension LogWriter {
+  /// How the writer behaves.
+  public struct Options: Sendable {
+    /// When to `fsync`; ``SyncPolicy/onFlush`` by default.
+    public var syncPolicy: SyncPolicy
+    /// The longest a record waits before it is written; 100 ms by default.
+    public var flushInterval: Duration
+    /// How many records may wait before the writer is woken early; 1,024 by default.
+    public var batchSize: Int
+    /// How many records may wait before ``LogWriter/append(_:)`` blocks; 65,536 by default.
+    public var maximumPendingRecords: Int
+    /// Encodes payloads.
+    public var codec: any RecordCodec
+    /// Told, on the writer's thread, when a record could not be encoded and a note replaced it.
+    public var onEncodingFailure: (@Sendable (String) -> Void)?
+
+    /// Creates options.
+    public init(
+      syncPolicy: SyncPolicy = .onFlush,
+      flushInterval: Duration = .milliseconds(100),
+      batchSize: Int = 1_024,
+      maximumPendingRecords: Int = 65_536,
+      codec: any RecordCodec = CompactJSONCodec(),
+      onEncodingFailure: (@Sendable (String) -> Void)? = nil
+    ) {
+      self.syncPolicy = syncPolicy
+      self.flushInterval = flushInterval
+      self.batchSize = max(1, batchSize)
+      self.maximumPendingRecords = max(1, maximumPendingRecords)
+      self.codec = codec
+      self.onEncodingFailure = onEncodingFailure
+    }
+  }
+
+  /// A record to append.
+  public enum Entry: Sendable {
+    /// An action the store processed.
+    case action(
+      seq: Int,
+      time: Duration,
+      origin: RecordedOrigin,
+      value: any Encodable & Sendable,
+      captured: CapturedValues
+    )
+    /// The state after action `seq`.
+    case checkpoint(seq: Int, state: any Encodable & Sendable)
+    /// A warning, attached to the action `seq`.
+    case note(seq: Int, text: String)
+  }
+}

@@ -1,0 +1,149 @@
+/// Turns what a writer is given into framed lines: encodes each record with the codec, hides
+/// what the redactions name, and frames it (`CRC32C`, a space, the payload, a newline).
+///
+/// It is the writer thread's own: nothing here is shared.
+struct RecordEncoder {
+  private let codec: any RecordCodec
+  private let redactions: Redactions
+  private let actionPaths: [RedactionPath]
+  private let statePaths: [RedactionPath]
+  private var placeholders = RedactionPlaceholders()
+  private var lastActionSeq = 0
+  private var lastTime: Duration = .zero
+
+  /// Told when a record could not be encoded and a note replaced it.
+  let onEncodingFailure: (@Sendable (String) -> Void)?
+
+  init(
+    codec: any RecordCodec, redactions: Redactions,
+    onEncodingFailure: (@Sendable (String) -> Void)?
+  ) {
+    self.codec = codec
+    self.redactions = redactions
+    self.actionPaths = redactions.actions.map { $0.under("value") }
+    self.statePaths = redactions.state.map { $0.under("value") }
+    self.onEncodingFailure = onEncodingFailure
+  }
+
+  /// The header line: what the recording is, and the initial state, redacted.
+  mutating func header(
+    _ header: LogHeader, initialState: some Encodable & Sendable
+  ) throws -> [UInt8] {
+    let record = HeaderRecord(
+      actionType: header.actionType,
+      checkpointInterval: header.checkpointInterval,
+      feature: header.feature,
+      format: header.format,
+      initialState: AnyEncodable(value: initialState),
+      kind: RecordKind.header.rawValue,
+      metadata: header.metadata,
+      redacted: header.redactions.manifest,
+      startedAt: header.startedAtText,
+      stateType: header.stateType
+    )
+    var payload = try self.codec.encode(record)
+    if !header.redactions.state.isEmpty {
+      payload = try JSONBytes.redact(
+        payload,
+        paths: header.redactions.state.map { $0.under("initialState") },
+        placeholders: &self.placeholders
+      )
+    }
+    var line: [UInt8] = []
+    Framing.append(payload: payload, to: &line)
+    return line
+  }
+
+  /// Appends an entry's line to `buffer`; a note in its place when it cannot be encoded.
+  mutating func append(_ entry: LogWriter.Entry, to buffer: inout [UInt8]) {
+    switch entry {
+    case let .action(seq, time, origin, value, captured):
+      self.lastActionSeq = seq
+      self.lastTime = time
+      let trigger: Int? = if case let .effect(parent) = origin { parent } else { nil }
+      let record = ActionRecord(
+        kind: RecordKind.action.rawValue,
+        seq: seq,
+        source: trigger == nil ? "send" : "effect",
+        time: time.nanoseconds,
+        trigger: trigger,
+        uses: captured.isEmpty ? nil : captured,
+        value: AnyEncodable(value: value)
+      )
+      do {
+        let payload = try self.redacted(self.codec.encode(record), self.actionPaths)
+        Framing.append(payload: payload, to: &buffer)
+      } catch {
+        let text = "action \(seq) could not be encoded: \(error)"
+        self.onEncodingFailure?(text)
+        self.appendNote(seq: seq, text: text, unrecorded: "action", to: &buffer)
+      }
+
+    case let .checkpoint(seq, state):
+      let record = CheckpointRecord(
+        kind: RecordKind.checkpoint.rawValue, seq: seq, value: AnyEncodable(value: state)
+      )
+      do {
+        let payload = try self.redacted(self.codec.encode(record), self.statePaths)
+        Framing.append(payload: payload, to: &buffer)
+      } catch {
+        let text = "the checkpoint after action \(seq) could not be encoded: \(error)"
+        self.onEncodingFailure?(text)
+        self.appendNote(seq: seq, text: text, unrecorded: "checkpoint", to: &buffer)
+      }
+
+    case let .note(seq, text):
+      self.appendNote(seq: seq, text: text, unrecorded: nil, to: &buffer)
+    }
+  }
+
+  /// Appends what closes a recording: a note for each redaction path that matched nothing, and
+  /// the `end` record at `time` (by default the last action's).
+  mutating func appendEnding(at time: Duration?, to buffer: inout [UInt8]) {
+    let unmatched = self.unmatchedRedactions
+    for path in unmatched.state {
+      let text = "the state redaction path \(path) matched no value"
+      self.appendNote(seq: self.lastActionSeq, text: text, unrecorded: nil, to: &buffer)
+    }
+    for path in unmatched.actions {
+      let text = "the action redaction path \(path) matched no value"
+      self.appendNote(seq: self.lastActionSeq, text: text, unrecorded: nil, to: &buffer)
+    }
+    let end = EndRecord(
+      kind: RecordKind.end.rawValue,
+      seq: self.lastActionSeq,
+      time: (time ?? self.lastTime).nanoseconds
+    )
+    if let payload = try? self.codec.encode(end) {
+      Framing.append(payload: payload, to: &buffer)
+    }
+  }
+
+  /// The redaction paths that matched no value so far.
+  var unmatchedRedactions: Redactions {
+    let hits = self.placeholders.hits
+    return Redactions(
+      statePaths: self.redactions.state.filter { hits[$0.description] == nil },
+      actionPaths: self.redactions.actions.filter { hits[$0.description] == nil }
+    )
+  }
+
+  private mutating func redacted(
+    _ payload: [UInt8], _ paths: [RedactionPath]
+  ) throws -> [UInt8] {
+    paths.isEmpty
+      ? payload : try JSONBytes.redact(payload, paths: paths, placeholders: &self.placeholders)
+  }
+
+  private func appendNote(
+    seq: Int, text: String, unrecorded: String?, to buffer: inout [UInt8]
+  ) {
+    let note = NoteRecord(
+      kind: RecordKind.note.rawValue, seq: seq, text: text, unrecorded: unrecorded
+    )
+    // NB: A note holds only a string and integers, which always encode.
+    if let payload = try? self.codec.encode(note) {
+      Framing.append(payload: payload, to: &buffer)
+    }
+  }
+}
