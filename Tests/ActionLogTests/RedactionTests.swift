@@ -29,7 +29,7 @@ import Testing
       """#
     func redacted(_ paths: String...) throws -> String {
       var placeholders = RedactionPlaceholders()
-      let output = try JSONBytes.redact(
+      let output = try JSONRewriter.redact(
         Array(json.utf8), paths: paths.map { try RedactionPath($0) }, placeholders: &placeholders
       )
       return String(decoding: output, as: UTF8.self)
@@ -60,7 +60,7 @@ import Testing
   @Test func equalValuesGetEqualPlaceholdersAndTheRestIsKept() throws {
     let json = #"{"list":["same","other","same","",true,null,12.50,12.50,"‹redacted 9›"],"kept":"same"}"#
     var placeholders = RedactionPlaceholders()
-    let output = try JSONBytes.redact(
+    let output = try JSONRewriter.redact(
       Array(json.utf8), paths: [try RedactionPath("list")], placeholders: &placeholders
     )
     #expect(
@@ -68,7 +68,7 @@ import Testing
         == #"{"list":["‹redacted 1›","‹redacted 2›","‹redacted 1›","",true,null,3,3,"‹redacted 9›"],"kept":"same"}"#
     )
     // A later payload of the same recording keeps the numbering.
-    let next = try JSONBytes.redact(
+    let next = try JSONRewriter.redact(
       Array(#"{"list":["other","new"]}"#.utf8), paths: [try RedactionPath("list")],
       placeholders: &placeholders
     )
@@ -78,7 +78,7 @@ import Testing
   @Test func keysWithEscapesAndWhitespaceAreWalked() throws {
     let json = " { \"we\\\"ird\" : [ \"a\\\"b\" , 1e3 ] , \"\\u00e9\" : \"x\" } "
     var placeholders = RedactionPlaceholders()
-    let output = try JSONBytes.redact(
+    let output = try JSONRewriter.redact(
       Array(json.utf8), paths: [try RedactionPath("we\"ird"), try RedactionPath("é")],
       placeholders: &placeholders
     )
@@ -91,8 +91,8 @@ import Testing
   @Test(arguments: [#"{"a":"#, #"{"a":"x"#, #"{"a" "x"}"#, #"{"a":x}"#, #"["a",]"#, #"{"a":1} 2"#])
   func malformedJSONIsAnErrorNotACrash(_ json: String) {
     var placeholders = RedactionPlaceholders()
-    #expect(throws: JSONBytesError.self) {
-      try JSONBytes.redact(Array(json.utf8), paths: [try RedactionPath("a")], placeholders: &placeholders)
+    #expect(throws: JSONRewriterError.self) {
+      try JSONRewriter.redact(Array(json.utf8), paths: [try RedactionPath("a")], placeholders: &placeholders)
     }
   }
 

@@ -291,8 +291,8 @@ extension Redactions {
   public func statesAgree(_ recorded: [UInt8], _ replayed: [UInt8]) -> Bool? {
     guard !self.state.isEmpty else { return recorded == replayed }
     do {
-      return try JSONBytes.masking(recorded, paths: self.state)
-        == JSONBytes.masking(replayed, paths: self.state)
+      return try JSONRewriter.masking(recorded, paths: self.state)
+        == JSONRewriter.masking(replayed, paths: self.state)
     } catch {
       return nil
     }

@@ -94,7 +94,7 @@ extension Recording {
       _ line: LineRange, replacing replacements: [String: [UInt8]], removing removals: Set<String> = []
     ) throws -> [UInt8] {
       try self.storage.withUnsafeBytes {
-        try JSONBytes.rewritingMembers(
+        try JSONRewriter.rewritingMembers(
           of: UnsafeRawBufferPointer(
             rebasing: $0[line.payloadStart..<(line.payloadStart + line.payloadLength)]
           ),
@@ -138,10 +138,10 @@ extension Recording {
       stateType: header.stateType
     )
     let headerPayload = try self.codec.encode(headerRecord).withUnsafeBytes {
-      try JSONBytes.rewritingMembers(of: $0, replacing: ["initialState": initialState])
+      try JSONRewriter.rewritingMembers(of: $0, replacing: ["initialState": initialState])
     }
     append(
-      try JSONBytes.redact(
+      try JSONRewriter.redact(
         headerPayload, paths: redactions.state.map { $0.under("initialState") },
         placeholders: &placeholders
       )
@@ -183,11 +183,11 @@ extension Recording {
           removals.insert("trigger")
         }
         let rewritten = try rewriting(line, replacing: replacements, removing: removals)
-        append(try JSONBytes.redact(rewritten, paths: actionPaths, placeholders: &placeholders))
+        append(try JSONRewriter.redact(rewritten, paths: actionPaths, placeholders: &placeholders))
       }
       if let checkpoint = self.checkpointLines[seq] {
         let rewritten = try rewriting(checkpoint, replacing: ["seq": Array(String(seq - cut).utf8)])
-        append(try JSONBytes.redact(rewritten, paths: statePaths, placeholders: &placeholders))
+        append(try JSONRewriter.redact(rewritten, paths: statePaths, placeholders: &placeholders))
       }
       for text in notes[seq] ?? [] {
         append(try self.codec.encode(NoteRecord(kind: RecordKind.note.rawValue, seq: seq - cut, text: text)))
@@ -270,7 +270,7 @@ extension Recording {
       let payload = UnsafeRawBufferPointer(
         rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)]
       )
-      guard let member = try JSONBytes.members(of: payload).first(where: { $0.key == name }) else {
+      guard let member = try JSONRewriter.members(of: payload).first(where: { $0.key == name }) else {
         throw ActionLogError.undecodable(
           record: line.record, offset: line.offset, codingPath: name, reason: "the field is missing"
         )

@@ -43,7 +43,7 @@ struct RecordEncoder {
     )
     var payload = try self.codec.encode(record)
     if !header.redactions.state.isEmpty {
-      payload = try JSONBytes.redact(
+      payload = try JSONRewriter.redact(
         payload,
         paths: header.redactions.state.map { $0.under("initialState") },
         placeholders: &self.placeholders
@@ -132,7 +132,7 @@ struct RecordEncoder {
     _ payload: [UInt8], _ paths: [RedactionPath]
   ) throws -> [UInt8] {
     paths.isEmpty
-      ? payload : try JSONBytes.redact(payload, paths: paths, placeholders: &self.placeholders)
+      ? payload : try JSONRewriter.redact(payload, paths: paths, placeholders: &self.placeholders)
   }
 
   private func appendNote(

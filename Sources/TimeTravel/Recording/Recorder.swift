@@ -30,11 +30,11 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// The file being written.
   public var url: URL { self.writer.url }
 
-  let progress: RecorderProgress
+  let books: RecorderBookkeeping
   private let writer: LogWriter
   private let encodingFailures: LockIsolated<[String]>
   private let elapsed: @Sendable () -> Duration
-  /// The state after the last action, for the checkpoint at close; guarded by `progress.lock`.
+  /// The state after the last action, for the checkpoint at close; guarded by `books.lock`.
   /// While an action is reduced it holds nothing (see `begin`).
   private let lastState = LastState<State>()
 
@@ -80,7 +80,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     self.encodingFailures = encodingFailures
     self.checkpointInterval = max(1, checkpointInterval)
     self.dependencies = dependencies
-    self.progress = RecorderProgress(dependencies)
+    self.books = RecorderBookkeeping(dependencies)
     self.writer = try LogWriter(
       url: url,
       header: LogHeader(
@@ -105,7 +105,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
 
   /// The number of actions recorded so far.
   public var count: Int {
-    self.progress.count
+    self.books.count
   }
 
   /// Waits until every action recorded so far is written (and synced, as the writer's options
@@ -121,8 +121,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// Writes a final checkpoint and the end record, and closes the file. Actions the store
   /// processes afterwards are not recorded.
   public func close() throws {
-    let final: (seq: Int, state: State)? = self.progress.lock.withLock {
-      self.progress.close().flatMap { seq in self.lastState.value.map { (seq, $0) } }
+    let final: (seq: Int, state: State)? = self.books.lock.withLock {
+      self.books.close().flatMap { seq in self.lastState.value.map { (seq, $0) } }
     }
     if let final {
       self.writer.append(.checkpoint(seq: final.seq, state: final.state))
@@ -168,9 +168,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
 
   /// Reserves the next sequence number for an action, works out where it came from, and starts
   /// capturing what its reducer reads from the dependencies in `base`.
-  func begin(context: ActionContext?, base: DependencyValues) -> RecorderProgress.Opened? {
-    self.progress.lock.withLock {
-      guard let opened = self.progress.begin(context: context, base: base) else { return nil }
+  func begin(context: ActionContext?, base: DependencyValues) -> RecorderBookkeeping.Opened? {
+    self.books.lock.withLock {
+      guard let opened = self.books.begin(context: context, base: base) else { return nil }
       // NB: Holding the last state shares its storage with the store's: the reducer's next
       // mutation would copy every collection in it, a cost that grows with the state. Let go of
       // it while the reducer runs; `finish` keeps the new one.
@@ -182,15 +182,15 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// The dependencies a store whose root reducer records is created with: `base` with the
   /// recorded dependencies wrapped.
   func prepare(storeDependencies base: DependencyValues) -> DependencyValues {
-    self.progress.lock.withLock { self.progress.prepare(storeDependencies: base) }
+    self.books.lock.withLock { self.books.prepare(storeDependencies: base) }
   }
 
   /// Enqueues a processed action with what its reducer read, and a checkpoint when one is due.
-  func finish(_ opened: RecorderProgress.Opened, action: Action, state: State) {
+  func finish(_ opened: RecorderBookkeeping.Opened, action: Action, state: State) {
     let time = self.elapsed()
-    let (captured, isCheckpoint) = self.progress.lock.withLock {
+    let (captured, isCheckpoint) = self.books.lock.withLock {
       self.lastState.set(state)
-      return self.progress.finish(seq: opened.seq, checkpointInterval: self.checkpointInterval)
+      return self.books.finish(seq: opened.seq, checkpointInterval: self.checkpointInterval)
     }
     self.writer.append(
       .action(seq: opened.seq, time: time, origin: opened.origin, value: action, captured: captured)

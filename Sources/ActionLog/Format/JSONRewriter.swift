@@ -5,7 +5,7 @@ enum JSONPathStep: Hashable, Sendable {
 }
 
 /// JSON that could not be walked: where and why.
-struct JSONBytesError: Error, CustomStringConvertible {
+struct JSONRewriterError: Error, CustomStringConvertible {
   var offset: Int
   var problem: String
 
@@ -16,7 +16,7 @@ struct JSONBytesError: Error, CustomStringConvertible {
 
 /// Rewrites JSON at the byte level, copying everything it does not change: numbers keep their
 /// digits and objects their key order, so a rewritten payload is as reproducible as the original.
-enum JSONBytes {
+enum JSONRewriter {
   /// Replaces the strings and numbers at `paths` with placeholders.
   static func redact(
     _ payload: UnsafeRawBufferPointer,
@@ -135,8 +135,8 @@ enum JSONBytes {
       self.index < self.bytes.count ? self.bytes[self.index] : nil
     }
 
-    func error(_ problem: String) -> JSONBytesError {
-      JSONBytesError(offset: self.index, problem: problem)
+    func error(_ problem: String) -> JSONRewriterError {
+      JSONRewriterError(offset: self.index, problem: problem)
     }
 
     mutating func expect(_ byte: UInt8) throws {
@@ -299,7 +299,7 @@ enum JSONBytes {
       func hex(_ at: Int) throws -> UInt32 {
         guard at + 4 <= bytes.count,
           let value = UInt32(String(decoding: bytes[at..<(at + 4)], as: UTF8.self), radix: 16)
-        else { throw JSONBytesError(offset: offset + at, problem: "a \\u escape is malformed") }
+        else { throw JSONRewriterError(offset: offset + at, problem: "a \\u escape is malformed") }
         return value
       }
       while index < bytes.count {

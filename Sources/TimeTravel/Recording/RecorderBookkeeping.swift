@@ -23,7 +23,7 @@ import ComposableArchitecture
 /// from that action's reduce; effects created during the action keep the capturing
 /// dependencies, but they run outside the store's call to the reducer, so their reads are not
 /// recorded.
-final class RecorderProgress: @unchecked Sendable {
+final class RecorderBookkeeping: @unchecked Sendable {
   /// Guards everything below, and the recorder's last state.
   let lock = Lock()
 
