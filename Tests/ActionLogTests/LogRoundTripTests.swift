@@ -1,4 +1,4 @@
-import ActionLog
+@_spi(Internals) import ActionLog
 import Foundation
 import TestSupport
 import Testing
@@ -160,5 +160,21 @@ final class LockedList: @unchecked Sendable {
     self.lock.lock()
     defer { self.lock.unlock() }
     return self.storage
+  }
+}
+
+@Suite struct DurationTextTests {
+  @Test func timesShowInSecondsWithMilliseconds() {
+    #expect(Duration.zero.secondsText == "0.000s")
+    #expect(Duration.milliseconds(48_650).secondsText == "48.650s")
+    #expect(Duration.nanoseconds(1_999_999).secondsText == "0.001s")
+    #expect(Duration.milliseconds(-5).secondsText == "-0.005s")
+  }
+
+  @Test func anyTimeAFileClaimsFormatsWithoutTrapping() {
+    #expect(Duration.nanoseconds(Int64.min).secondsText == "-9223372036.854s")
+    #expect(Duration.nanoseconds(Int64.max).secondsText == "9223372036.854s")
+    #expect(Duration.seconds(Int64.max).nanoseconds == .max)
+    #expect(Duration.seconds(Int64.min).nanoseconds == .min)
   }
 }

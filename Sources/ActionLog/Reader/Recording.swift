@@ -165,7 +165,7 @@ public final class Recording: Sendable {
   ///
   /// - Complexity: O(log *n*).
   public func action(atTime time: Duration) -> Int {
-    let target = time.nanosecondsClamped
+    let target = time.nanoseconds
     var low = 0
     var high = self.count
     while low < high {
@@ -440,15 +440,5 @@ struct ActionIndex: Sendable {
       self.shiftPositions.append(position)
       self.shifts.append(shift)
     }
-  }
-}
-
-extension Duration {
-  /// The duration in nanoseconds, clamped to `Int64`.
-  var nanosecondsClamped: Int64 {
-    let (seconds, attoseconds) = self.components
-    let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-    if overflow { return seconds < 0 ? .min : .max }
-    return scaled + attoseconds / 1_000_000_000
   }
 }

@@ -1,4 +1,4 @@
-import ActionLog
+@_spi(Internals) import ActionLog
 import ArgumentParser
 import Foundation
 import TimeTravel
@@ -84,7 +84,6 @@ extension ReplayCommand {
         var state: [String]
       }
       let header = recording.header
-      let (seconds, attoseconds) = recording.duration.components
       let summary = Summary(
         file: file,
         feature: header.feature,
@@ -92,7 +91,7 @@ extension ReplayCommand {
         actionType: header.actionType,
         startedAt: iso8601(header.startedAt),
         actions: recording.count,
-        durationNanoseconds: seconds * 1_000_000_000 + attoseconds / 1_000_000_000,
+        durationNanoseconds: recording.duration.nanoseconds,
         checkpoints: recording.checkpoints,
         checkpointInterval: header.checkpointInterval,
         ending: "\(recording.ending)",

@@ -1,4 +1,4 @@
-import ActionLog
+@_spi(Internals) import ActionLog
 import Foundation
 import TimeTravel
 
@@ -35,7 +35,7 @@ func iso8601(_ date: Date) -> String {
 
 /// `48.650s`.
 func seconds(_ duration: Duration) -> String {
-  formatSeconds(duration)
+  duration.secondsText
 }
 
 /// Where an action came from, as the tools show it: `send` or `effect ← 12`.

@@ -1,4 +1,4 @@
-import ActionLog
+@_spi(Internals) import ActionLog
 @_spi(Internals) import ComposableArchitecture
 import CustomDump
 
@@ -37,7 +37,7 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
     return """
       \(opening)
 
-        Action at step \(self.step) (+\(formatSeconds(self.time))):
+        Action at step \(self.step) (+\(self.time.secondsText)):
       \(self.action.indent(by: 4))
       \(self.issues.isEmpty ? "" : "\n  The reducer reported:\n" + self.issues.map { "• \($0)" }.joined(separator: "\n").indent(by: 4) + "\n")
       \(self.diff.indent(by: 2))
@@ -128,12 +128,4 @@ extension Timeline {
     else { return false }
     return redactions.statesAgree(recordedJSON, replayedJSON) ?? false
   }
-}
-
-/// A time in a recording as the tools show it: seconds with milliseconds, `1.234s`.
-public func formatSeconds(_ duration: Duration) -> String {
-  let (seconds, attoseconds) = duration.components
-  let milliseconds = attoseconds / 1_000_000_000_000_000
-  let padded = String(milliseconds)
-  return "\(seconds).\(String(repeating: "0", count: 3 - padded.count))\(padded)s"
 }
