@@ -68,7 +68,7 @@ enum JSONRewriter {
     for member in try Self.members(of: payload) where !removals.contains(member.key) {
       if !isFirst { output.append(UInt8(ascii: ",")) }
       isFirst = false
-      output.append(contentsOf: Array(JSONValue.quote(member.key).utf8))
+      JSONString.write(member.key, into: &output)
       output.append(UInt8(ascii: ":"))
       if let replacement = replacements[member.key] {
         output.append(contentsOf: replacement)

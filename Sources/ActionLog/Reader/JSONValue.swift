@@ -8,16 +8,18 @@ struct JSONText: Decodable {
   }
 }
 
-/// A JSON value, decoded generically so it can be written back as compact, key-sorted text.
-indirect enum JSONValue: Decodable {
+/// A JSON value, decoded generically: written back as compact, key-sorted text, or handed to
+/// code that walks Foundation-style values (a read-only session's state paths).
+@_spi(Internals) public indirect enum JSONValue: Decodable, Sendable {
   case null
   case bool(Bool)
+  case integer(Int64)
   case number(Double)
   case string(String)
   case array([JSONValue])
   case object([String: JSONValue])
 
-  init(from decoder: any Decoder) throws {
+  public init(from decoder: any Decoder) throws {
     if let container = try? decoder.container(keyedBy: AnyKey.self) {
       var object: [String: JSONValue] = [:]
       for key in container.allKeys {
@@ -36,6 +38,8 @@ indirect enum JSONValue: Decodable {
         self = .null
       } else if let bool = try? container.decode(Bool.self) {
         self = .bool(bool)
+      } else if let integer = try? container.decode(Int64.self) {
+        self = .integer(integer)
       } else if let number = try? container.decode(Double.self) {
         self = .number(number)
       } else {
@@ -44,43 +48,42 @@ indirect enum JSONValue: Decodable {
     }
   }
 
-  var text: String {
+  /// Compact JSON with sorted keys.
+  public var text: String {
     switch self {
     case .null:
       return "null"
     case let .bool(value):
       return value ? "true" : "false"
+    case let .integer(value):
+      return String(value)
     case let .number(value):
       if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
       return String(value)
     case let .string(value):
-      return JSONValue.quote(value)
+      return JSONString.quoted(value)
     case let .array(values):
       return "[" + values.map(\.text).joined(separator: ",") + "]"
     case let .object(members):
       return "{"
         + members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-        .map { "\(JSONValue.quote($0.key)):\($0.value.text)" }
+        .map { "\(JSONString.quoted($0.key)):\($0.value.text)" }
         .joined(separator: ",") + "}"
     }
   }
 
-  static func quote(_ string: String) -> String {
-    var result = "\""
-    for scalar in string.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case _ where scalar.value < 0x20:
-        let hex = String(scalar.value, radix: 16)
-        result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-      default: result.unicodeScalars.append(scalar)
-      }
+  /// The value as Foundation's `JSONSerialization` gives values: `[String: Any]`, `[Any]`,
+  /// `String`, `Int`, `Double`, `Bool`, or ``JSONNull``.
+  public var foundationValue: Any {
+    switch self {
+    case .null: JSONNull()
+    case let .bool(value): value
+    case let .integer(value): Int(value)
+    case let .number(value): value
+    case let .string(value): value
+    case let .array(values): values.map(\.foundationValue)
+    case let .object(members): members.mapValues(\.foundationValue)
     }
-    return result + "\""
   }
 
   struct AnyKey: CodingKey {
@@ -89,4 +92,9 @@ indirect enum JSONValue: Decodable {
     init(stringValue: String) { self.stringValue = stringValue }
     init?(intValue: Int) { nil }
   }
+}
+
+/// JSON's `null`, among Foundation-style values.
+@_spi(Internals) public struct JSONNull: Sendable {
+  public init() {}
 }

@@ -1,4 +1,4 @@
-import ActionLog
+@_spi(Internals) import ActionLog
 import CustomDump
 import Foundation
 import TimeTravel
@@ -41,9 +41,9 @@ final class ReadOnlySession: TimelineSession {
     let checkpoint = self.recording.checkpoint(atOrBefore: step)
     let json =
       checkpoint == 0
-      ? try self.recording.initialState(as: AnyJSON.self)
-      : try self.recording.checkpoint(after: checkpoint, as: AnyJSON.self)
-    return (checkpoint, json.value)
+      ? try self.recording.initialState(as: JSONValue.self)
+      : try self.recording.checkpoint(after: checkpoint, as: JSONValue.self)
+    return (checkpoint, json.foundationValue)
   }
 
   var currentState: Any {
@@ -156,57 +156,14 @@ final class ReadOnlySession: TimelineSession {
   func discardDiversion() {}
 }
 
-/// Any JSON value, decoded into Foundation-style values (`[String: Any]`, `[Any]`, `String`,
-/// `Int`, `Double`, `Bool`, ``JSONNull``) that state paths can walk.
-struct AnyJSON: Decodable {
-  let value: Any
-
-  private struct Key: CodingKey {
-    let stringValue: String
-    var intValue: Int? { nil }
-    init(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-  }
-
-  init(from decoder: any Decoder) throws {
-    if let container = try? decoder.container(keyedBy: Key.self) {
-      var object: [String: Any] = [:]
-      for key in container.allKeys {
-        object[key.stringValue] = try container.decode(AnyJSON.self, forKey: key).value
-      }
-      self.value = object
-    } else if var container = try? decoder.unkeyedContainer() {
-      var array: [Any] = []
-      while !container.isAtEnd { array.append(try container.decode(AnyJSON.self).value) }
-      self.value = array
-    } else {
-      let container = try decoder.singleValueContainer()
-      if container.decodeNil() {
-        self.value = JSONNull()
-      } else if let bool = try? container.decode(Bool.self) {
-        self.value = bool
-      } else if let integer = try? container.decode(Int.self) {
-        self.value = integer
-      } else if let number = try? container.decode(Double.self) {
-        self.value = number
-      } else {
-        self.value = try container.decode(String.self)
-      }
-    }
-  }
-}
-
-/// JSON's `null`.
-struct JSONNull {}
-
 /// A JSON value as indented text with sorted keys.
 func prettyJSON(_ value: Any, indent: String = "") -> String {
   let inner = indent + "  "
   switch value {
   case let object as [String: Any]:
     guard !object.isEmpty else { return "{}" }
-    let members = object.keys.sorted().map { key in
-      "\(inner)\(quoteJSON(key)): \(prettyJSON(object[key]!, indent: inner))"
+    let members = object.sorted { $0.key < $1.key }.map { key, value in
+      "\(inner)\(JSONString.quoted(key)): \(prettyJSON(value, indent: inner))"
     }
     return "{\n" + members.joined(separator: ",\n") + "\n\(indent)}"
   case let array as [Any]:
@@ -214,17 +171,10 @@ func prettyJSON(_ value: Any, indent: String = "") -> String {
     return "[\n" + array.map { inner + prettyJSON($0, indent: inner) }.joined(separator: ",\n")
       + "\n\(indent)]"
   case let string as String:
-    return quoteJSON(string)
+    return JSONString.quoted(string)
   case is JSONNull:
     return "null"
   default:
     return "\(value)"
   }
-}
-
-private func quoteJSON(_ string: String) -> String {
-  let data =
-    (try? JSONSerialization.data(withJSONObject: [string], options: .withoutEscapingSlashes))
-    ?? Data("[\"\"]".utf8)
-  return String(decoding: data.dropFirst().dropLast(), as: UTF8.self)
 }
