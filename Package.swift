@@ -99,7 +99,7 @@ let package = Package(
     ),
     .target(
       name: "TestSupport",
-      dependencies: ["ComposableArchitecture"],
+      dependencies: ["ActionLog", "ComposableArchitecture"],
       path: "Tests/TestSupport"
     ),
     .testTarget(

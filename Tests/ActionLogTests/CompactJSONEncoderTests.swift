@@ -1,13 +1,12 @@
 @testable import ActionLog
 import Foundation
+import TestSupport
 import Testing
 
 /// The compact encoder writes what Foundation's encoder writes (sorted keys, slashes
 /// unescaped), byte for byte, or leaves the value to Foundation.
 @Suite struct CompactJSONEncoderTests {
-  static let recordings = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Recordings")
+  static let recordings = recordingsFolder
 
   func foundation<T: Encodable>(_ value: T) throws -> String {
     String(decoding: try FoundationJSONCodec().encode(value), as: UTF8.self)

@@ -7,9 +7,7 @@ import Testing
 /// The fast scan, split across cores, indexes a recording exactly as the sequential scanner does;
 /// on anything it does not handle, it leaves the file to the sequential scanner.
 @Suite struct FastScanTests {
-  static let recordings = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Recordings")
+  static let recordings = recordingsFolder
 
   enum Variant: String, CaseIterable, Sendable {
     case clean, unterminated, tornTail, note, damaged, gap, endThenTorn, checkpointFirst

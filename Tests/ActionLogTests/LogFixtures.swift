@@ -61,19 +61,3 @@ func writeLog(
   }
   return try Data(contentsOf: url)
 }
-
-/// The byte offsets at which each line of `data` starts.
-func lineOffsets(_ data: Data) -> [Int] {
-  var offsets = [0]
-  for (index, byte) in data.enumerated() where byte == UInt8(ascii: "\n") && index + 1 < data.count {
-    offsets.append(index + 1)
-  }
-  return offsets
-}
-
-/// One framed record line for `payload`, as the writer frames it.
-func framedLine(_ payload: String) -> Data {
-  let crc = crc32c(Array(payload.utf8))
-  let hex = String(crc, radix: 16)
-  return Data((String(repeating: "0", count: 8 - hex.count) + hex + " " + payload + "\n").utf8)
-}

@@ -97,8 +97,7 @@ func counterFetchesAFact() async {
   /// The README shows the code above; this keeps the two the same, so the README's example is
   /// code that compiles and whose test passes.
   @Test func readmeShowsTheCounterExampleAsCompiled() throws {
-    let root = URL(fileURLWithPath: #filePath)
-      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let root = packageRoot
     let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
     let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
 

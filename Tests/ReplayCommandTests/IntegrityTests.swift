@@ -20,12 +20,6 @@ import Testing
     return lines
   }
 
-  /// A line framing `payload` with its correct checksum.
-  static func framed(_ payload: String) -> Data {
-    let digits = String(crc32c(Array(payload.utf8)), radix: 16)
-    return Data((String(repeating: "0", count: 8 - digits.count) + digits + " " + payload + "\n").utf8)
-  }
-
   /// The byte offset of line `index` (from 0).
   static func offset(of index: Int, in lines: [Data]) -> Int {
     lines.prefix(index).map(\.count).reduce(0, +)
@@ -73,9 +67,9 @@ import Testing
     let damaged: [(String, Data, String)] = [
       ("flipped bit in a payload", flipping(4, byte: 20), "record 5 (byte offset \(fifth)) is damaged: its checksum says"),
       ("flipped bit in a checksum", flipping(4, byte: 2), "record 5 (byte offset \(fifth)) is damaged: its checksum says"),
-      ("bad JSON", replacing(4, with: Self.framed("{\"kind\":\"action\",")), "record 5 (byte offset \(fifth)) is not a record"),
+      ("bad JSON", replacing(4, with: framedLine("{\"kind\":\"action\",")), "record 5 (byte offset \(fifth)) is not a record"),
       ("a gap in the sequence", lines.enumerated().filter { $0.offset != 4 }.map(\.element).reduce(Data(), +), "record 5 (byte offset \(fifth)) comes after a gap: action 4 is missing before it"),
-      ("an unknown record kind", replacing(4, with: Self.framed("{\"kind\":\"mystery\",\"seq\":4}")), "record 5 (byte offset \(fifth)) has the unknown kind \"mystery\""),
+      ("an unknown record kind", replacing(4, with: framedLine("{\"kind\":\"mystery\",\"seq\":4}")), "record 5 (byte offset \(fifth)) has the unknown kind \"mystery\""),
       ("a truncated last record", whole.dropLast(10), "the last "),
       ("a missing last newline", whole.dropLast(1), "the last "),
       ("garbage appended", whole + Data("garbage\n".utf8), "there is data after the end record, from byte offset \(whole.count)"),
@@ -98,7 +92,7 @@ import Testing
     let header = String(decoding: lines[0].dropFirst(9).dropLast(), as: UTF8.self)
     let newer = header.replacingOccurrences(of: "\"format\":1", with: "\"format\":99")
     #expect(newer != header)
-    let result = try await self.check(Self.framed(newer) + lines.dropFirst().reduce(Data(), +))
+    let result = try await self.check(framedLine(newer) + lines.dropFirst().reduce(Data(), +))
     #expect(result.status == 1)
     #expect(result.errors.contains("99"), "\(result.errors)")
   }

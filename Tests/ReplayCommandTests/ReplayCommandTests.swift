@@ -4,8 +4,7 @@ import Testing
 
 /// The real `replay` binary, run as a person would, with whole outputs compared.
 @Suite struct ReplayCommandTests {
-  static let root = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+  static let root = packageRoot
 
   private func replay(_ arguments: String...) async throws -> ProcessResult {
     try await run("replay", arguments, in: Self.root)

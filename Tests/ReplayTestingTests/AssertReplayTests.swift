@@ -2,14 +2,8 @@ import ComposableArchitecture
 import ExampleFeatures
 import Foundation
 import ReplayTesting
+import TestSupport
 import Testing
-
-/// The bundled recording `name`.
-func bundledRecording(_ name: String) -> URL {
-  URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Recordings/\(name).actionlog")
-}
 
 /// The counter with a bug injected: the tenth increment adds two.
 struct CounterWithABug: Reducer {

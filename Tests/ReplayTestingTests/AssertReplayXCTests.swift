@@ -2,6 +2,7 @@ import ComposableArchitecture
 import ExampleFeatures
 import IssueReporting
 import ReplayTesting
+import TestSupport
 import XCTest
 
 /// `assertReplay` in XCTest: the same checks, reported through XCTest.

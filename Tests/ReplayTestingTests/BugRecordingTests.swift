@@ -2,6 +2,7 @@ import ComposableArchitecture
 import ExampleFeatures
 import Foundation
 import ReplayTesting
+import TestSupport
 import Testing
 
 /// A recording of a real bug: the songs app once left a song's heart filled after the song was

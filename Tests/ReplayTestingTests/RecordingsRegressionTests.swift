@@ -3,6 +3,7 @@ import ComposableArchitecture
 import ExampleFeatures
 import Foundation
 import ReplayTesting
+import TestSupport
 import Testing
 
 /// Every recording in `Recordings/` is a regression test: today's reducers must reproduce it.

@@ -9,9 +9,7 @@ import TimeTravel
 /// The recordings in `Recordings/`: each is complete, replays to every recorded checkpoint with
 /// today's reducers, and is what `Tools/record-samples` produces.
 @Suite struct BundledRecordingTests {
-  static let folder = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Recordings")
+  static let folder = recordingsFolder
 
   @Test func counterReplaysToEveryCheckpoint() throws {
     try self.assertReplays("counter", CounterFeature(), minimumEffectActions: 20)

@@ -126,10 +126,6 @@ import Testing
   }
 }
 
-/// This package's root.
-private let packageRoot = URL(fileURLWithPath: #filePath)
-  .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
 /// The user package, as this repository keeps it.
 private let fixture = packageRoot.appendingPathComponent("Tests/UserPackage")
 
