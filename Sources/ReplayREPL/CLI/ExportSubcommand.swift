@@ -94,32 +94,27 @@ extension ReplayCommand {
           metadata["os"] = ProcessInfo.processInfo.operatingSystemVersionString
         }
 
-        var wanted = 0
-        if let last = self.last { wanted = max(wanted, recording.count - last) }
-        if let limit { wanted = max(wanted, recording.cutPoint(fittingIn: limit)) }
-        let session: (any TimelineSession)? = wanted > 0 ? openSession(recording) : nil
-        var cutNote: String?
-        var cut: ExportOptions.Cut?
-        if wanted > 0, let session {
-          if recording.checkpoints.contains(wanted) {
-            cut = ExportOptions.Cut(after: wanted)
-          } else if let state = try session.encodedState(at: wanted) {
-            cut = ExportOptions.Cut(after: wanted, state: state)
-          } else {
-            let checkpoint = recording.checkpoint(atOrBefore: wanted)
-            cut = checkpoint == 0 ? nil : ExportOptions.Cut(after: checkpoint)
-            cutNote =
-              checkpoint == 0
-              ? """
-                note: every action is kept: there is no recorded checkpoint before step \(wanted + 1), \
-                and this replay cannot re-run "\(recording.header.feature)" to start there.
-                """
-              : """
-                note: the cut is at the checkpoint after step \(checkpoint), the nearest before step \
-                \(wanted): this replay cannot re-run "\(recording.header.feature)" to start exactly there.
-                """
+        let exportCut = try ExportCut(
+          recording, keepingLast: self.last, fittingIn: limit,
+          session: { openSession(recording) }
+        )
+        let cut = exportCut.cut
+        let feature = recording.header.feature
+        let cutNote: String? =
+          switch exportCut.shortfall {
+          case nil:
+            nil
+          case let .noCheckpoint(wanted):
+            """
+            note: every action is kept: there is no recorded checkpoint before step \
+            \(wanted + 1), and this replay cannot re-run "\(feature)" to start there.
+            """
+          case let .nearestCheckpoint(checkpoint, wanted):
+            """
+            note: the cut is at the checkpoint after step \(checkpoint), the nearest before step \
+            \(wanted): this replay cannot re-run "\(feature)" to start exactly there.
+            """
           }
-        }
 
         let temporary = destination.deletingLastPathComponent()
           .appendingPathComponent(".\(destination.lastPathComponent).export")
