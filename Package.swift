@@ -83,7 +83,10 @@ let package = Package(
     ),
     .executableTarget(
       name: "replay-bench",
-      dependencies: ["ActionLog", "ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
+      dependencies: [
+        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "TimeTravel",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
     ),
     .executableTarget(
       name: "record-samples",
