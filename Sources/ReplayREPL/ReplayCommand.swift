@@ -60,7 +60,8 @@ public struct ReplayCommand: ParsableCommand {
 
 /// The recording argument and how to open it, shared by the subcommands.
 struct RecordingOptions: ParsableArguments {
-  @Argument(help: "The recording (.actionlog) to read.", completion: .file(extensions: ["actionlog"]))
+  @Argument(
+    help: "The recording (.actionlog) to read.", completion: .file(extensions: ["actionlog"]))
   var file: String
 
   @Flag(help: "Skip damaged records instead of stopping at the first one.")

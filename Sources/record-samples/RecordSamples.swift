@@ -59,7 +59,8 @@ struct RecordSamples {
       try await self.record("todos-redacted", in: folder) { url in
         try await self.todosSession(
           url,
-          redacting: try Redactions(state: ["todos[*].description"], actions: ["**.textFieldChanged"])
+          redacting: try Redactions(
+            state: ["todos[*].description"], actions: ["**.textFieldChanged"])
         )
       }
       try await self.record("songs-heart-bug", in: folder) { url in
@@ -158,7 +159,9 @@ struct RecordSamples {
       metadata: ["session": "record-samples --long"], startedAt: self.startedAt,
       elapsed: self.virtualElapsed(step: .milliseconds(10))
     )
-    let store = Store(initialState: CounterFeature.State()) { CounterFeature().recording(to: recorder) }
+    let store = Store(initialState: CounterFeature.State()) {
+      CounterFeature().recording(to: recorder)
+    }
     for tap in 0..<taps {
       store.send(tap % 3 == 2 ? .decrementButtonTapped : .incrementButtonTapped)
     }
@@ -167,7 +170,8 @@ struct RecordSamples {
 
   /// Adding, editing, completing (a second later the list re-sorts), filtering, deleting.
   @MainActor
-  static func todosSession(_ url: URL, redacting redactions: Redactions = .none) async throws -> Int {
+  static func todosSession(_ url: URL, redacting redactions: Redactions = .none) async throws -> Int
+  {
     let recorder = try self.recorder(
       Todos.self, feature: "todos", url: url, initialState: Todos.State(), redacting: redactions
     )
@@ -250,8 +254,14 @@ extension RecordSamples {
       SongsApp.self, feature: "songs", url: url, initialState: SongsApp.State(),
       checkpointInterval: 1,
       metadata: bugs.isEmpty
-        ? ["description": "Removing a favourite leaves its heart filled (fixed): the session of that report"]
-        : ["description": "Removing a favourite leaves its heart filled, and tapping it then does not add the song back"]
+        ? [
+          "description":
+            "Removing a favourite leaves its heart filled (fixed): the session of that report"
+        ]
+        : [
+          "description":
+            "Removing a favourite leaves its heart filled, and tapping it then does not add the song back"
+        ]
     )
     let store = Store(initialState: SongsApp.State()) {
       SongsApp().recording(to: recorder)
@@ -277,4 +287,3 @@ extension Array {
     return self.shuffled(using: &generator)
   }
 }
-

@@ -16,7 +16,9 @@ import Testing
     CompactJSONEncoder().encode(value).map { String(decoding: $0, as: UTF8.self) }
   }
 
-  func expectSame<T: Encodable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
+  func expectSame<T: Encodable>(
+    _ value: T, sourceLocation: SourceLocation = #_sourceLocation
+  ) throws {
     let expected = try self.foundation(value)
     #expect(self.compact(value) == expected, sourceLocation: sourceLocation)
   }
@@ -46,7 +48,8 @@ import Testing
     var flag = true
     var missing: String? = nil
     var present: String? = "here"
-    var text = "quote \" backslash \\ slash / newline \n return \r tab \t bell \u{7} unit \u{1F} del \u{7F} é 😀 \u{8} \u{C}"
+    var text =
+      "quote \" backslash \\ slash / newline \n return \r tab \t bell \u{7} unit \u{1F} del \u{7F} é 😀 \u{8} \u{C}"
     var list = [[1, 2], [], [3]]
     var strings = ["a", "b/c"]
     var doubles = [1.5, 2.0, -0.25]
@@ -157,9 +160,13 @@ import Testing
     #expect(self.compact(NotANumber()) == nil)
     #expect(throws: EncodingError.self) { try CompactJSONCodec().encode(NotANumber()) }
     #expect(self.compact(Derived()) == nil)
-    #expect(String(decoding: try CompactJSONCodec().encode(Derived()), as: UTF8.self) == (try self.foundation(Derived())))
+    #expect(
+      String(decoding: try CompactJSONCodec().encode(Derived()), as: UTF8.self)
+        == (try self.foundation(Derived())))
     #expect(self.compact(Reopened()) == nil)
-    #expect(String(decoding: try CompactJSONCodec().encode(Reopened()), as: UTF8.self) == (try self.foundation(Reopened())))
+    #expect(
+      String(decoding: try CompactJSONCodec().encode(Reopened()), as: UTF8.self)
+        == (try self.foundation(Reopened())))
     #expect(self.compact(Failing()) == nil)
     #expect(throws: Failing.Refused.self) { try CompactJSONCodec().encode(Failing()) }
     #expect(self.compact(Empty()) == nil)
@@ -221,7 +228,9 @@ import Testing
         for value in values { try container.encode(value) }
       case let .object(members):
         var container = encoder.container(keyedBy: AnyKey.self)
-        for (key, value) in members { try container.encode(value, forKey: AnyKey(stringValue: key)) }
+        for (key, value) in members {
+          try container.encode(value, forKey: AnyKey(stringValue: key))
+        }
       }
     }
   }

@@ -15,7 +15,9 @@ import Testing
     )
     #expect(summary.actions == 3)
     #expect(summary.cutActions == 4)
-    let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map { $0.dropFirst(9) }
+    let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map {
+      $0.dropFirst(9)
+    }
     #expect(
       Array(lines.dropFirst()) == [
         #"{"kind":"action","seq":1,"source":"send","time":10000000,"value":{"note":"","number":5}}"#,
@@ -26,7 +28,10 @@ import Testing
       ]
     )
     #expect(lines.first?.contains(#""initialState":{"total":10}"#) == true)
-    #expect(lines.first?.contains(#""metadata":{"app":"tests","cutFrom":"actions 5–7 of 7, recorded from 2025-11-22T02:53:20.000Z","os":"Linux"}"#) == true)
+    #expect(
+      lines.first?.contains(
+        #""metadata":{"app":"tests","cutFrom":"actions 5–7 of 7, recorded from 2025-11-22T02:53:20.000Z","os":"Linux"}"#
+      ) == true)
     #expect(lines.first?.contains(#""startedAt":"2025-11-22T02:53:20.040Z""#) == true)
   }
 
@@ -35,9 +40,15 @@ import Testing
     let url = directory.file()
     _ = try writeLog(to: url, count: 4)
     let output = directory.file("cut.actionlog")
-    _ = try Recording(contentsOf: url).export(to: output, options: ExportOptions(cut: .init(after: 2)))
-    let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map { $0.dropFirst(9) }
-    #expect(lines[1] == #"{"kind":"action","seq":1,"source":"effect","time":10000000,"value":{"note":"","number":3}}"#)
+    _ = try Recording(contentsOf: url).export(
+      to: output, options: ExportOptions(cut: .init(after: 2)))
+    let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map {
+      $0.dropFirst(9)
+    }
+    #expect(
+      lines[1]
+        == #"{"kind":"action","seq":1,"source":"effect","time":10000000,"value":{"note":"","number":3}}"#
+    )
   }
 
   @Test func actionsLostToDamageBecomeNotesThatHoldTheirPlaces() throws {
@@ -56,7 +67,10 @@ import Testing
     #expect(exported.ending == .clean)
     #expect(exported.count == 5)
     #expect(try exported.action(4, as: Step.self).action == Step(number: 4))
-    #expect(throws: ActionLogError.actionNotRecorded(seq: 3, note: "it was in a damaged record that was skipped")) {
+    #expect(
+      throws: ActionLogError.actionNotRecorded(
+        seq: 3, note: "it was in a damaged record that was skipped")
+    ) {
       try exported.action(3, as: Step.self)
     }
   }
@@ -67,18 +81,24 @@ import Testing
     var header = makeHeader()
     header.redactions = try Redactions(actions: ["note"])
     let writer = try LogWriter(url: url, header: header, initialState: Tally(total: 0))
-    writer.append(.action(seq: 1, time: .zero, origin: .send, value: Step(number: 41, note: "secret"), captured: CapturedValues()))
+    writer.append(
+      .action(
+        seq: 1, time: .zero, origin: .send, value: Step(number: 41, note: "secret"),
+        captured: CapturedValues()))
     writer.append(.checkpoint(seq: 1, state: Tally(total: 41)))
     try writer.close()
     let output = directory.file("out.actionlog")
     let summary = try Recording(contentsOf: url).export(
       to: output,
-      options: ExportOptions(redactions: try Redactions(state: ["total", "missing"], actions: ["number"]))
+      options: ExportOptions(
+        redactions: try Redactions(state: ["total", "missing"], actions: ["number"]))
     )
     #expect(summary.redactedValues == 3)
     #expect(summary.unmatched.state.map(\.description) == ["missing"])
     let exported = try Recording(contentsOf: output)
-    #expect(exported.header.redactions == (try Redactions(state: ["total", "missing"], actions: ["note", "number"])))
+    #expect(
+      exported.header.redactions
+        == (try Redactions(state: ["total", "missing"], actions: ["note", "number"])))
     #expect(try exported.action(1, as: Step.self).action == Step(number: 3, note: "‹redacted 1›"))
     #expect(try exported.initialState(as: Tally.self) == Tally(total: 2))
     #expect(try exported.checkpoint(after: 1, as: Tally.self) == Tally(total: 3))

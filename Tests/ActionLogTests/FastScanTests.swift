@@ -17,7 +17,8 @@ import Testing
   func agreesWithTheSequentialScan(_ variant: Variant) throws {
     let directory = TemporaryDirectory()
     let url = directory.file()
-    var data = try writeLog(to: url, count: 301, close: variant != .unterminated && variant != .tornTail)
+    var data = try writeLog(
+      to: url, count: 301, close: variant != .unterminated && variant != .tornTail)
     let offsets = lineOffsets(data)
     switch variant {
     case .clean, .unterminated:
@@ -25,7 +26,8 @@ import Testing
     case .tornTail:
       data.append(Data(#"1234abcd {"kind":"action","seq":302"#.utf8))
     case .note:
-      data.insert(contentsOf: framedLine(#"{"kind":"note","seq":150,"text":"hello"}"#), at: offsets[200])
+      data.insert(
+        contentsOf: framedLine(#"{"kind":"note","seq":150,"text":"hello"}"#), at: offsets[200])
     case .damaged:
       data[offsets[200] + 30] ^= 0x01
     case .gap:
@@ -34,7 +36,9 @@ import Testing
       data.append(Data("0000".utf8))
     case .checkpointFirst:
       // A checkpoint of an action not yet read.
-      data.insert(contentsOf: framedLine(#"{"kind":"checkpoint","seq":999,"value":{"total":0}}"#), at: offsets[1])
+      data.insert(
+        contentsOf: framedLine(#"{"kind":"checkpoint","seq":999,"value":{"total":0}}"#),
+        at: offsets[1])
     }
     try self.expectAgreement(data)
   }
@@ -52,19 +56,24 @@ import Testing
     switch variant {
     case .clean, .unterminated: break
     case .tornTail: data.append(Data(#"1234abcd {"kind":"action","seq":302"#.utf8))
-    case .note: data.insert(contentsOf: framedLine(#"{"kind":"note","seq":150,"text":"hello"}"#), at: offsets[200])
+    case .note:
+      data.insert(
+        contentsOf: framedLine(#"{"kind":"note","seq":150,"text":"hello"}"#), at: offsets[200])
     case .damaged: data[offsets[200] + 30] ^= 0x01
     case .gap: data.removeSubrange(offsets[200]..<offsets[201])
     case .endThenTorn: data.append(Data("0000".utf8))
     case .checkpointFirst:
-      data.insert(contentsOf: framedLine(#"{"kind":"checkpoint","seq":999,"value":{"total":0}}"#), at: offsets[1])
+      data.insert(
+        contentsOf: framedLine(#"{"kind":"checkpoint","seq":999,"value":{"total":0}}"#),
+        at: offsets[1])
     }
     let healthy: Set<Variant> = [.clean, .unterminated, .tornTail]
     for threshold in [1, Int.max] {
       let result = data.withUnsafeBytes {
         FastScan.scan($0, from: offsets[1], maximumLineLength: 1 << 20, parallelFrom: threshold)
       }
-      #expect((result != nil) == healthy.contains(variant), "\(variant), parallel from \(threshold)")
+      #expect(
+        (result != nil) == healthy.contains(variant), "\(variant), parallel from \(threshold)")
       if let result { #expect(result.actions.count == 301) }
     }
   }
@@ -75,9 +84,13 @@ import Testing
     let directory = TemporaryDirectory()
     let data = try writeLog(to: directory.file(), count: 1_001)
     let offsets = lineOffsets(data)
-    let lines = data.split(separator: UInt8(ascii: "\n")).map { String(decoding: $0, as: UTF8.self) }
+    let lines = data.split(separator: UInt8(ascii: "\n")).map {
+      String(decoding: $0, as: UTF8.self)
+    }
     // Records are numbered from 1, the header.
-    let actionRecords = lines.indices.filter { lines[$0].contains(#""kind":"action""#) }.map { $0 + 1 }
+    let actionRecords = lines.indices.filter { lines[$0].contains(#""kind":"action""#) }.map {
+      $0 + 1
+    }
     #expect(actionRecords.count == 1_001)
     for threshold in [1, 4_096, Int.max] {
       let result = try #require(
@@ -211,7 +224,8 @@ import Testing
       #expect(fast.count == sequential.count, "\(name)", sourceLocation: sourceLocation)
       #expect(fast.ending == sequential.ending, "\(name)", sourceLocation: sourceLocation)
       #expect(fast.warnings == sequential.warnings, "\(name)", sourceLocation: sourceLocation)
-      #expect(fast.skippedRecords == sequential.skippedRecords, "\(name)", sourceLocation: sourceLocation)
+      #expect(
+        fast.skippedRecords == sequential.skippedRecords, "\(name)", sourceLocation: sourceLocation)
       #expect(fast.checkpoints == sequential.checkpoints, "\(name)", sourceLocation: sourceLocation)
       #expect(fast.duration == sequential.duration, "\(name)", sourceLocation: sourceLocation)
       // Times and origins: read by the sequential scanner, and from the lines for the fast one.

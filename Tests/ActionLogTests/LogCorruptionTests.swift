@@ -77,8 +77,9 @@ import Testing
     #expect(skipping.skippedRecords.last?.kind == .lostActions(2...2))
     #expect(skipping.checkpoints == [2, 4])
     #expect(try skipping.checkpoint(after: 2, as: Tally.self) == Tally(total: 3))
-    #expect(throws: ActionLogError.actionNotRecorded(
-      seq: 2, note: "it was in a damaged record that was skipped")
+    #expect(
+      throws: ActionLogError.actionNotRecorded(
+        seq: 2, note: "it was in a damaged record that was skipped")
     ) {
       try skipping.action(2, as: Step.self)
     }
@@ -112,7 +113,9 @@ import Testing
     damaged[offsets[1]] = UInt8(ascii: "X")
     let recording = try self.open(damaged)
     #expect(recording.count == 0)
-    #expect(recording.ending == .damaged(RecordProblem(record: 2, offset: offsets[1], kind: .malformedFrame)))
+    #expect(
+      recording.ending
+        == .damaged(RecordProblem(record: 2, offset: offsets[1], kind: .malformedFrame)))
   }
 
   @Test func badJSON() throws {
@@ -137,7 +140,8 @@ import Testing
   @Test func badJSONInTheValueIsReportedWhenDecoded() throws {
     let (_, data, offsets) = try self.unterminatedLog()
     var damaged = data.prefix(offsets[3])
-    damaged += framedLine(#"{"kind":"action","seq":3,"source":"send","time":30,"value":{"number":[}}"#)
+    damaged += framedLine(
+      #"{"kind":"action","seq":3,"source":"send","time":30,"value":{"number":[}}"#)
     let recording = try self.open(damaged)
     #expect(recording.count == 3)
     #expect(recording.ending == .unterminated)
@@ -157,11 +161,13 @@ import Testing
   @Test func undecodableValueNamesTheCodingPath() throws {
     let (_, data, offsets) = try self.unterminatedLog()
     var damaged = data.prefix(offsets[3])
-    damaged += framedLine(#"{"kind":"action","seq":3,"source":"send","time":30,"value":{"note":"","number":"three"}}"#)
+    damaged += framedLine(
+      #"{"kind":"action","seq":3,"source":"send","time":30,"value":{"note":"","number":"three"}}"#)
     let recording = try self.open(damaged)
-    #expect(throws: ActionLogError.undecodable(
-      record: 4, offset: offsets[3], codingPath: "value.number",
-      reason: "expected Int: Expected to decode Int but found a string instead.")
+    #expect(
+      throws: ActionLogError.undecodable(
+        record: 4, offset: offsets[3], codingPath: "value.number",
+        reason: "expected Int: Expected to decode Int but found a string instead.")
     ) {
       try recording.action(3, as: Step.self)
     }
@@ -181,7 +187,8 @@ import Testing
   @Test func newerFormatVersion() throws {
     let directory = TemporaryDirectory()
     let url = directory.file()
-    let writer = try LogWriter(url: url, header: makeHeader(format: 2), initialState: Tally(total: 0))
+    let writer = try LogWriter(
+      url: url, header: makeHeader(format: 2), initialState: Tally(total: 0))
     try writer.close()
     #expect(throws: ActionLogError.unsupportedVersion(path: url.path, found: 2, supported: 1)) {
       try Recording(contentsOf: url)
@@ -196,7 +203,8 @@ import Testing
     #expect(recording.count == 2)
     #expect(
       recording.ending
-        == .damaged(RecordProblem(record: 5, offset: offsets[4], kind: .sequenceGap(expected: 3, found: 4)))
+        == .damaged(
+          RecordProblem(record: 5, offset: offsets[4], kind: .sequenceGap(expected: 3, found: 4)))
     )
   }
 
@@ -211,7 +219,9 @@ import Testing
 
     let recording = try Recording(contentsOf: url)
     #expect(recording.count == 0)
-    #expect(recording.ending == .damaged(RecordProblem(record: 2, offset: data.count, kind: .tooLong(limit: 64 << 20))))
+    #expect(
+      recording.ending
+        == .damaged(RecordProblem(record: 2, offset: data.count, kind: .tooLong(limit: 64 << 20))))
   }
 
   @Test func recordLongerThanACustomLimit() throws {
@@ -219,11 +229,15 @@ import Testing
     let note = String(repeating: "x", count: 2_000)
     // Action 3 (line 5) replaced by one with a long note.
     var long = data.prefix(offsets[4])
-    long += framedLine(#"{"kind":"action","seq":3,"source":"send","time":30,"value":{"note":""# + note + #"","number":3}}"#)
+    long += framedLine(
+      #"{"kind":"action","seq":3,"source":"send","time":30,"value":{"note":""# + note
+        + #"","number":3}}"#)
     long += data[offsets[5]...]
     let recording = try Recording(data: long, limits: ReadLimits(maximumRecordLength: 1_000))
     #expect(recording.count == 2)
-    #expect(recording.ending == .damaged(RecordProblem(record: 5, offset: offsets[4], kind: .tooLong(limit: 1_000))))
+    #expect(
+      recording.ending
+        == .damaged(RecordProblem(record: 5, offset: offsets[4], kind: .tooLong(limit: 1_000))))
     let raised = try Recording(data: long, limits: ReadLimits(maximumRecordLength: 4_000))
     #expect(raised.count == 5)
     #expect(try raised.action(3, as: Step.self).action == Step(number: 3, note: note))
@@ -242,7 +256,9 @@ import Testing
     let (_, data, _) = try self.unterminatedLog()
     let withLine = try self.open(data + Data("garbage\n".utf8))
     #expect(withLine.count == 5)
-    #expect(withLine.ending == .damaged(RecordProblem(record: 9, offset: data.count, kind: .malformedFrame)))
+    #expect(
+      withLine.ending
+        == .damaged(RecordProblem(record: 9, offset: data.count, kind: .malformedFrame)))
     let withoutNewline = try self.open(data + Data("garbage".utf8))
     #expect(withoutNewline.count == 5)
     #expect(withoutNewline.ending == .tornTail(offset: data.count, length: 7))
@@ -279,8 +295,9 @@ import Testing
   }
 
   @Test func notALog() throws {
-    #expect(throws: ActionLogError.missingHeader(
-      path: "the recording", reason: "it does not start with an 8-digit checksum and a space")
+    #expect(
+      throws: ActionLogError.missingHeader(
+        path: "the recording", reason: "it does not start with an 8-digit checksum and a space")
     ) {
       try Recording(data: Data("hello, world\n".utf8))
     }
@@ -290,7 +307,8 @@ import Testing
     let (_, data, offsets) = try self.unterminatedLog()
     let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
     var damaged = data.prefix(offsets[3])
-    damaged += framedLine(#"{"kind":"action","seq":3,"source":"send","time":30,"value":"# + deep + "}")
+    damaged += framedLine(
+      #"{"kind":"action","seq":3,"source":"send","time":30,"value":"# + deep + "}")
     let recording = try self.open(damaged)
     #expect(recording.count == 3)
     #expect(throws: ActionLogError.tooDeep(record: 4, offset: offsets[3], limit: 256)) {

@@ -47,7 +47,8 @@ func writeLog(
         time: .milliseconds(10 * seq),
         origin: seq.isMultiple(of: 3) ? .effect(parent: seq - 1) : .send,
         value: Step(number: seq),
-        captured: seq == 1 ? CapturedValues(["uuid": ["00000000-0000-0000-0000-000000000001"]]) : CapturedValues()
+        captured: seq == 1
+          ? CapturedValues(["uuid": ["00000000-0000-0000-0000-000000000001"]]) : CapturedValues()
       )
     )
     if seq.isMultiple(of: 2) {

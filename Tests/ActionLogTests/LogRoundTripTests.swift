@@ -95,9 +95,12 @@ import Testing
       options: LogWriter.Options(onEncodingFailure: { failures.append($0) })
     )
     struct Measure: Codable, Sendable { var value: Double }
-    writer.append(.action(seq: 1, time: .zero, origin: .send, value: Step(number: 1), captured: .init()))
-    writer.append(.action(seq: 2, time: .zero, origin: .send, value: Measure(value: .nan), captured: .init()))
-    writer.append(.action(seq: 3, time: .zero, origin: .send, value: Step(number: 3), captured: .init()))
+    writer.append(
+      .action(seq: 1, time: .zero, origin: .send, value: Step(number: 1), captured: .init()))
+    writer.append(
+      .action(seq: 2, time: .zero, origin: .send, value: Measure(value: .nan), captured: .init()))
+    writer.append(
+      .action(seq: 3, time: .zero, origin: .send, value: Step(number: 3), captured: .init()))
     try writer.close()
 
     let recording = try Recording(contentsOf: url)
@@ -119,7 +122,8 @@ import Testing
       url: url, header: makeHeader(), initialState: Tally(total: 0),
       options: LogWriter.Options(flushInterval: .seconds(60))
     )
-    writer.append(.action(seq: 1, time: .zero, origin: .send, value: Step(number: 1), captured: .init()))
+    writer.append(
+      .action(seq: 1, time: .zero, origin: .send, value: Step(number: 1), captured: .init()))
     try writer.flush()
     let recording = try Recording(contentsOf: url)
     #expect(recording.count == 1)
@@ -136,7 +140,8 @@ import Testing
       options: LogWriter.Options(batchSize: 4, maximumPendingRecords: 8)
     )
     for seq in 1...5_000 {
-      writer.append(.action(seq: seq, time: .zero, origin: .send, value: Step(number: seq), captured: .init()))
+      writer.append(
+        .action(seq: seq, time: .zero, origin: .send, value: Step(number: seq), captured: .init()))
     }
     try writer.close()
     let recording = try Recording(contentsOf: url)

@@ -10,8 +10,14 @@ import Testing
     (".user", "The redaction path \".user\" is not valid at character 1: a name is missing."),
     ("a..b", "The redaction path \"a..b\" is not valid at character 3: a name is missing."),
     ("todos[", "The redaction path \"todos[\" is not valid at character 6: \"[\" is not closed."),
-    ("todos[x]", "The redaction path \"todos[x]\" is not valid at character 7: an index is a number or *, not \"x\"."),
-    ("todos[0]title", "The redaction path \"todos[0]title\" is not valid at character 9: a \".\" or \"[\" must come before a name."),
+    (
+      "todos[x]",
+      "The redaction path \"todos[x]\" is not valid at character 7: an index is a number or *, not \"x\"."
+    ),
+    (
+      "todos[0]title",
+      "The redaction path \"todos[0]title\" is not valid at character 9: a \".\" or \"[\" must come before a name."
+    ),
     ("a]b", "The redaction path \"a]b\" is not valid at character 2: \"]\" has no \"[\"."),
   ])
   func malformedPathsSayWhereAndWhy(_ path: String, _ message: String) {
@@ -58,7 +64,8 @@ import Testing
   }
 
   @Test func equalValuesGetEqualPlaceholdersAndTheRestIsKept() throws {
-    let json = #"{"list":["same","other","same","",true,null,12.50,12.50,"‹redacted 9›"],"kept":"same"}"#
+    let json =
+      #"{"list":["same","other","same","",true,null,12.50,12.50,"‹redacted 9›"],"kept":"same"}"#
     var placeholders = RedactionPlaceholders()
     let output = try JSONRewriter.redact(
       Array(json.utf8), paths: [try RedactionPath("list")], placeholders: &placeholders
@@ -92,7 +99,8 @@ import Testing
   func malformedJSONIsAnErrorNotACrash(_ json: String) {
     var placeholders = RedactionPlaceholders()
     #expect(throws: JSONRewriterError.self) {
-      try JSONRewriter.redact(Array(json.utf8), paths: [try RedactionPath("a")], placeholders: &placeholders)
+      try JSONRewriter.redact(
+        Array(json.utf8), paths: [try RedactionPath("a")], placeholders: &placeholders)
     }
   }
 
@@ -108,13 +116,16 @@ import Testing
     let writer = try LogWriter(
       url: url,
       header: LogHeader(
-        feature: "login", stateType: "Login", actionType: "Login", startedAt: Date(timeIntervalSince1970: 0),
+        feature: "login", stateType: "Login", actionType: "Login",
+        startedAt: Date(timeIntervalSince1970: 0),
         checkpointInterval: 1, redactions: redactions
       ),
       initialState: Login(user: "ada", password: "hunter2", pin: 1234)
     )
     writer.append(
-      .action(seq: 1, time: .seconds(1), origin: .send, value: Login(user: "ada", password: "hunter2", pin: 1234), captured: CapturedValues())
+      .action(
+        seq: 1, time: .seconds(1), origin: .send,
+        value: Login(user: "ada", password: "hunter2", pin: 1234), captured: CapturedValues())
     )
     writer.append(.checkpoint(seq: 1, state: Login(user: "ada", password: "s3cret!", pin: 4321)))
     try writer.close()
@@ -127,9 +138,15 @@ import Testing
     let recording = try Recording(contentsOf: url)
     #expect(recording.header.redactions == redactions)
     #expect(recording.ending == .clean)
-    #expect(try recording.initialState(as: Login.self) == Login(user: "ada", password: "‹redacted 1›", pin: 2))
-    #expect(try recording.action(1, as: Login.self).action == Login(user: "ada", password: "‹redacted 1›", pin: 2))
-    #expect(try recording.checkpoint(after: 1, as: Login.self) == Login(user: "ada", password: "‹redacted 3›", pin: 4))
+    #expect(
+      try recording.initialState(as: Login.self)
+        == Login(user: "ada", password: "‹redacted 1›", pin: 2))
+    #expect(
+      try recording.action(1, as: Login.self).action
+        == Login(user: "ada", password: "‹redacted 1›", pin: 2))
+    #expect(
+      try recording.checkpoint(after: 1, as: Login.self)
+        == Login(user: "ada", password: "‹redacted 3›", pin: 4))
   }
 
   @Test func pathsThatMatchNothingAreNotedAndReported() throws {

@@ -110,7 +110,8 @@ func counterFetchesAFact() async {
         }
       }
     )
-    let marker = "<!-- counter example: Tests/ComposableArchitectureTests/ReadmeExampleTests.swift -->"
+    let marker =
+      "<!-- counter example: Tests/ComposableArchitectureTests/ReadmeExampleTests.swift -->"
     let shown = try #require(
       readme.range(of: "\(marker)\n```swift\nimport ComposableArchitecture\n\n").flatMap { start in
         readme.range(of: "```\n", range: start.upperBound..<readme.endIndex).map {

@@ -138,7 +138,8 @@ private struct Parent: Reducer {
   }
 
   @Test func scopeOnEnumStateEmbedsTheChangedCase() {
-    let reducer = Scope(state: \SessionState.Cases.loggedIn, action: \SessionAction.Cases.loggedIn) {
+    let reducer = Scope(state: \SessionState.Cases.loggedIn, action: \SessionAction.Cases.loggedIn)
+    {
       Child()
     }
     var state = SessionState.loggedIn(Child.State())

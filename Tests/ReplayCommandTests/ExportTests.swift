@@ -31,8 +31,11 @@ import TimeTravel
           output: """
             Wrote \(output.path): 40 actions (steps 100–139 of 139)
               size       9659 bytes
-              metadata   app=ExampleFeatures, appVersion=1.4.2, cutFrom=actions 100–139 of 139, recorded from 2025-11-22T02:53:20.000Z, description=The list jumps when I tick two todos, os=iOS 18.1, session=Tools/record-samples
-              redacted   state todos[*].description; actions **.textFieldChanged (shown as ‹redacted N›)
+              metadata   app=ExampleFeatures, appVersion=1.4.2, cutFrom=actions 100–139 of 139, \
+            recorded from 2025-11-22T02:53:20.000Z, description=The list jumps when I tick two \
+            todos, os=iOS 18.1, session=Tools/record-samples
+              redacted   state todos[*].description; actions **.textFieldChanged (shown as \
+            ‹redacted N›)
               this time  36 values redacted
               integrity  44 records, every checksum and the header checked; complete
 
@@ -47,14 +50,17 @@ import TimeTravel
     let integrity = try await run("replay", ["verify", "--integrity", output.path], in: Self.root)
     #expect(integrity.status == 0)
     let verify = try await run("replay", ["verify", output.path], in: Self.root)
-    #expect(verify.output == "bug.actionlog: today's reducer reproduces all 2 checkpoints of 40 actions.\n")
+    #expect(
+      verify.output
+        == "bug.actionlog: today's reducer reproduces all 2 checkpoints of 40 actions.\n")
   }
 
   @Test func aCutRecordingReplaysTheSameStatesAsTheOriginal() async throws {
     let directory = TemporaryDirectory()
     let output = directory.file("last.actionlog")
     let result = try await run(
-      "replay", ["export", "Recordings/todos.actionlog", "-o", output.path, "--last", "45", "--os", "Linux"],
+      "replay",
+      ["export", "Recordings/todos.actionlog", "-o", output.path, "--last", "45", "--os", "Linux"],
       in: Self.root
     )
     #expect(result.status == 0, "\(result.errors)")
@@ -93,16 +99,23 @@ import TimeTravel
     let directory = TemporaryDirectory()
     let output = directory.file("small.actionlog")
     let result = try await run(
-      "replay", ["export", "Recordings/todos.actionlog", "-o", output.path, "--max-size", "8KB", "--os", "Linux"],
+      "replay",
+      [
+        "export", "Recordings/todos.actionlog", "-o", output.path, "--max-size", "8KB", "--os",
+        "Linux",
+      ],
       in: Self.root
     )
     #expect(result.status == 0, "\(result.errors)")
-    let size = try #require(try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int)
     #expect(size <= 8_000)
     #expect(size > 4_000, "the limit is used, not wasted")
     let cut = try Recording(contentsOf: output)
     #expect(cut.count > 10 && cut.count < 139)
-    #expect(result.output.hasPrefix("Wrote \(output.path): \(cut.count) actions (steps \(140 - cut.count)–139 of 139)\n"))
+    #expect(
+      result.output.hasPrefix(
+        "Wrote \(output.path): \(cut.count) actions (steps \(140 - cut.count)–139 of 139)\n"))
   }
 
   /// Exports the last actions of a five-action recording of a feature `replay` lacks, with a
@@ -126,7 +139,8 @@ import TimeTravel
     let (result, cut) = try await self.exportThermostat(last: 2)
     #expect(
       result.errors == """
-        note: the cut is at the checkpoint after step 2, the nearest before step 3: this replay cannot re-run "thermostat" to start exactly there.
+        note: the cut is at the checkpoint after step 2, the nearest before step 3: this replay \
+        cannot re-run "thermostat" to start exactly there.
 
         """
     )
@@ -140,7 +154,8 @@ import TimeTravel
     let (result, exported) = try await self.exportThermostat(last: 4)
     #expect(
       result.errors == """
-        note: every action is kept: there is no recorded checkpoint before step 2, and this replay cannot re-run "thermostat" to start there.
+        note: every action is kept: there is no recorded checkpoint before step 2, and this \
+        replay cannot re-run "thermostat" to start there.
 
         """
     )
@@ -151,14 +166,21 @@ import TimeTravel
     let directory = TemporaryDirectory()
     let output = directory.file("none.actionlog")
     let result = try await run(
-      "replay", ["export", "Recordings/counter.actionlog", "-o", output.path, "--last", "0", "--os", "Linux"],
+      "replay",
+      [
+        "export", "Recordings/counter.actionlog", "-o", output.path, "--last", "0", "--os", "Linux",
+      ],
       in: Self.root
     )
-    #expect(result.output.hasPrefix("Wrote \(output.path): 0 actions (from the state after step 118, the last of 118)\n"))
+    #expect(
+      result.output.hasPrefix(
+        "Wrote \(output.path): 0 actions (from the state after step 118, the last of 118)\n"))
     let exported = try Recording(contentsOf: output)
-    let original = try Recording(contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
+    let original = try Recording(
+      contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
     #expect(exported.count == 0)
-    #expect(exported.header.metadata["cutFrom"] == "none of 118, recorded from 2025-11-22T02:53:20.000Z")
+    #expect(
+      exported.header.metadata["cutFrom"] == "none of 118, recorded from 2025-11-22T02:53:20.000Z")
     #expect(
       try exported.initialState(as: CounterFeature.State.self)
         == original.checkpoint(after: 118, as: CounterFeature.State.self)
@@ -168,11 +190,13 @@ import TimeTravel
   @Test func aRecordingCutShortIsExportedUpToItsLastWholeRecord() async throws {
     let directory = TemporaryDirectory()
     let torn = directory.file("torn.actionlog")
-    let bytes = try Data(contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
+    let bytes = try Data(
+      contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
     try bytes.prefix(bytes.count / 2).write(to: torn)
     let original = try Recording(contentsOf: torn)
     let output = directory.file("out.actionlog")
-    let result = try await run("replay", ["export", torn.path, "-o", output.path, "--os", "Linux"], in: Self.root)
+    let result = try await run(
+      "replay", ["export", torn.path, "-o", output.path, "--os", "Linux"], in: Self.root)
     #expect(result.status == 0)
     #expect(result.errors.hasPrefix("warning: the recording is cut short: the last "))
     #expect(result.output.contains("integrity  "))
@@ -221,6 +245,9 @@ import TimeTravel
       #expect(result == ProcessResult(status: 2, output: "", errors: message))
     }
     #expect(try String(contentsOf: existing, encoding: .utf8) == "keep me")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == ["existing.actionlog"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.url.path) == [
+        "existing.actionlog"
+      ])
   }
 }

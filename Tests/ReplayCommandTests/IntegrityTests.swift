@@ -10,7 +10,8 @@ import Testing
 
   /// The bundled counter recording's lines, each with its newline.
   static func lines() throws -> [Data] {
-    let data = try Data(contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
+    let data = try Data(
+      contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
     var lines: [Data] = []
     var start = data.startIndex
     while let newline = data[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -65,21 +66,42 @@ import Testing
     }
     let whole = lines.reduce(Data(), +)
     let damaged: [(String, Data, String)] = [
-      ("flipped bit in a payload", flipping(4, byte: 20), "record 5 (byte offset \(fifth)) is damaged: its checksum says"),
-      ("flipped bit in a checksum", flipping(4, byte: 2), "record 5 (byte offset \(fifth)) is damaged: its checksum says"),
-      ("bad JSON", replacing(4, with: framedLine("{\"kind\":\"action\",")), "record 5 (byte offset \(fifth)) is not a record"),
-      ("a gap in the sequence", lines.enumerated().filter { $0.offset != 4 }.map(\.element).reduce(Data(), +), "record 5 (byte offset \(fifth)) comes after a gap: action 4 is missing before it"),
-      ("an unknown record kind", replacing(4, with: framedLine("{\"kind\":\"mystery\",\"seq\":4}")), "record 5 (byte offset \(fifth)) has the unknown kind \"mystery\""),
+      (
+        "flipped bit in a payload", flipping(4, byte: 20),
+        "record 5 (byte offset \(fifth)) is damaged: its checksum says"
+      ),
+      (
+        "flipped bit in a checksum", flipping(4, byte: 2),
+        "record 5 (byte offset \(fifth)) is damaged: its checksum says"
+      ),
+      (
+        "bad JSON", replacing(4, with: framedLine("{\"kind\":\"action\",")),
+        "record 5 (byte offset \(fifth)) is not a record"
+      ),
+      (
+        "a gap in the sequence",
+        lines.enumerated().filter { $0.offset != 4 }.map(\.element).reduce(Data(), +),
+        "record 5 (byte offset \(fifth)) comes after a gap: action 4 is missing before it"
+      ),
+      (
+        "an unknown record kind",
+        replacing(4, with: framedLine("{\"kind\":\"mystery\",\"seq\":4}")),
+        "record 5 (byte offset \(fifth)) has the unknown kind \"mystery\""
+      ),
       ("a truncated last record", whole.dropLast(10), "the last "),
       ("a missing last newline", whole.dropLast(1), "the last "),
-      ("garbage appended", whole + Data("garbage\n".utf8), "there is data after the end record, from byte offset \(whole.count)"),
+      (
+        "garbage appended", whole + Data("garbage\n".utf8),
+        "there is data after the end record, from byte offset \(whole.count)"
+      ),
       ("no end record", lines.dropLast().reduce(Data(), +), "it has no end record"),
       ("a header only", lines[0], "it has no end record"),
     ]
     for (name, bytes, expected) in damaged {
       let result = try await self.check(bytes)
       #expect(result.status == 1, "\(name)")
-      #expect(result.output.hasPrefix("damaged.actionlog is damaged:\n  • "), "\(name): \(result.output)")
+      #expect(
+        result.output.hasPrefix("damaged.actionlog is damaged:\n  • "), "\(name): \(result.output)")
       #expect(result.output.contains(expected), "\(name): \(result.output)")
     }
   }

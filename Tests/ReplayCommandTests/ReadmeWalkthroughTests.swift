@@ -8,10 +8,14 @@ import Testing
 @Suite struct ReadmeWalkthroughTests {
   static let root = ReplayCommandTests.root
 
-  @Test(arguments: ["Attach a recording to a bug report", "Turn a recording into a regression test"])
+  @Test(arguments: [
+    "Attach a recording to a bug report", "Turn a recording into a regression test",
+  ])
   func worksAsWritten(_ section: String) async throws {
-    let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-    let start = try #require(readme.range(of: "\n## \(section)\n"), "the README has no section \(section)")
+    let readme = try String(
+      contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
+    let start = try #require(
+      readme.range(of: "\n## \(section)\n"), "the README has no section \(section)")
     let body = readme[start.upperBound...].components(separatedBy: "\n## ").first ?? ""
     let blocks = Self.blocks(in: body)
     #expect(blocks.count >= 2)
@@ -21,7 +25,8 @@ import Testing
     try manager.copyItem(
       at: Self.root.appendingPathComponent("Recordings"), to: directory.file("Recordings")
     )
-    try manager.createDirectory(at: directory.file("Tests/ReplayTestingTests"), withIntermediateDirectories: true)
+    try manager.createDirectory(
+      at: directory.file("Tests/ReplayTestingTests"), withIntermediateDirectories: true)
     try manager.copyItem(
       at: Self.root.appendingPathComponent("Tests/ReplayTestingTests/Exported"),
       to: directory.file("Tests/ReplayTestingTests/Exported")
@@ -37,7 +42,8 @@ import Testing
 
       """
     for (script, expected) in blocks {
-      let result = try await run("bash", ["-c", shim + script], in: directory.url, isProduct: false)
+      let result = try await run(
+        "bash", ["-c", shim + script], in: directory.url, isProduct: false)
       #expect(!result.errors.contains("unexpected: swift"), "\(result.errors)")
       if let expected {
         #expect(result.output + result.errors == expected, "\(script)")
@@ -46,10 +52,14 @@ import Testing
       }
     }
     // What the walk-through writes is what is checked in.
-    for file in try manager.contentsOfDirectory(atPath: directory.file("Tests/ReplayTestingTests/Exported").path) {
+    for file in try manager.contentsOfDirectory(
+      atPath: directory.file("Tests/ReplayTestingTests/Exported").path)
+    {
       #expect(
         try Data(contentsOf: directory.file("Tests/ReplayTestingTests/Exported/\(file)"))
-          == Data(contentsOf: Self.root.appendingPathComponent("Tests/ReplayTestingTests/Exported/\(file)")),
+          == Data(
+            contentsOf: Self.root.appendingPathComponent(
+              "Tests/ReplayTestingTests/Exported/\(file)")),
         "\(file) differs from the checked-in file"
       )
     }

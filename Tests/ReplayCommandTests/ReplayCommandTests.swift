@@ -51,7 +51,8 @@ import Testing
   }
 
   @Test func listShowsStepsTimesOriginsAndActions() async throws {
-    let result = try await self.replay("list", "Recordings/counter.actionlog", "--from", "2", "--to", "5")
+    let result = try await self.replay(
+      "list", "Recordings/counter.actionlog", "--from", "2", "--to", "5")
     #expect(
       result
         == ProcessResult(
@@ -76,7 +77,8 @@ import Testing
           == ProcessResult(
             status: 0,
             output: """
-              \(name).actionlog: today's reducer reproduces all \(checkpoints) checkpoints of \(actions) actions.
+              \(name).actionlog: today's reducer reproduces all \(checkpoints) checkpoints of \
+              \(actions) actions.
 
               """,
             errors: ""
@@ -110,7 +112,8 @@ import Testing
 
   @Test func tornRecordingOpensAtItsLastWholeRecord() async throws {
     let directory = TemporaryDirectory()
-    let bundled = try Data(contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
+    let bundled = try Data(
+      contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
     let torn = directory.file("torn.actionlog")
     try bundled.prefix(bundled.count / 2).write(to: torn)
     let info = try await run("replay", ["info", torn.path], in: Self.root)
@@ -148,7 +151,8 @@ import Testing
             +   isLoading: false,
                 alert: nil
               )
-            118/118  +41.300s  effect ← 117  CounterFeature.Action.factResponse("64 is the square of 8.")
+            118/118  +41.300s  effect ← 117  CounterFeature.Action.factResponse("64 is the square \
+            of 8.")
 
             """,
           errors: ""
@@ -194,7 +198,8 @@ import Testing
       result.output
         == """
         'counter: 118 actions. Type "help" for the commands.\\r\\n(replay 0/118 +0.000s) '
-        'goto 4\\r\\n\\x1b[1m4/118\\x1b[0m  +1.400s  effect ← 3  CounterFeature.Action.factResponse("2 is a prime number.")\\r\\n(replay 4/118 +1.400s) '
+        'goto 4\\r\\n\\x1b[1m4/118\\x1b[0m  +1.400s  effect ← 3  \
+        CounterFeature.Action.factResponse("2 is a prime number.")\\r\\n(replay 4/118 +1.400s) '
         '^D'
         exit 0
 

@@ -28,7 +28,8 @@ import TimeTravel
         == ProcessResult(
           status: 1,
           output: """
-            60/139  +21.000s  send  Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000006), action: .textFieldChanged("B")))
+            60/139  +21.000s  send  Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000006), action: .textFieldChanged("B")))
             Watchpoint 1: todos[0].isComplete (now false)
             Breakpoint 2: delete
             Num  Type        What
@@ -39,10 +40,13 @@ import TimeTravel
             1/139  +0.350s  send  Todos.Action.addTodoButtonTapped
             Watchpoint 1: todos[0].isComplete
               false → true
-            117/139  +40.950s  send  Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-00000000000B), action: .checkBoxToggled))
+            117/139  +40.950s  send  Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-00000000000B), action: .checkBoxToggled))
             Deleted 1.
             Breakpoint 2: delete
-            138/139  +48.300s  send  Todos.Action.delete(ids: [[0]: UUID(00000000-0000-0000-0000-000000000007), [1]: UUID(00000000-0000-0000-0000-000000000004)])
+            138/139  +48.300s  send  Todos.Action.delete(ids: [[0]: \
+            UUID(00000000-0000-0000-0000-000000000007), [1]: \
+            UUID(00000000-0000-0000-0000-000000000004)])
             No later step changes a watched value or matches a breakpoint: still at step 138.
             There is no watchpoint or breakpoint "9" (the numbers are 2: see "info breakpoints").
             Deleted the watchpoint or breakpoint.
@@ -65,7 +69,8 @@ import TimeTravel
           status: 0,
           output: """
             todos: 139 actions over 49.000s, 3 checkpoints, complete
-            Redacted at record time: state todos[*].description; actions **.textFieldChanged (shown as ‹redacted N›).
+            Redacted at record time: state todos[*].description; actions **.textFieldChanged \
+            (shown as ‹redacted N›).
             10/139  +3.500s  send  Todos.Action.addTodoButtonTapped
             Todo.State(
               description: "",
@@ -83,7 +88,8 @@ import TimeTravel
                   )
                 ]
               )
-            11/139  +3.850s  send  Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000001), action: .textFieldChanged("‹redacted 9›")))
+            11/139  +3.850s  send  Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000001), action: .textFieldChanged("‹redacted 9›")))
             Today's reducer reproduces all 3 checkpoints of 139 actions.
 
             """,
@@ -91,8 +97,11 @@ import TimeTravel
         )
     )
     // The same session without redaction shows the texts the redacted one leaves out.
-    let plain = try String(contentsOf: Self.root.appendingPathComponent("Recordings/todos.actionlog"), encoding: .utf8)
-    let redacted = try String(contentsOf: Self.root.appendingPathComponent("Recordings/todos-redacted.actionlog"), encoding: .utf8)
+    let plain = try String(
+      contentsOf: Self.root.appendingPathComponent("Recordings/todos.actionlog"), encoding: .utf8)
+    let redacted = try String(
+      contentsOf: Self.root.appendingPathComponent("Recordings/todos-redacted.actionlog"),
+      encoding: .utf8)
     for text in ["Buy milk", "Walk the dog", "Write thank-you notes"] {
       #expect(plain.contains(text))
       #expect(!redacted.contains(text))
@@ -110,22 +119,37 @@ import TimeTravel
         == ProcessResult(
           status: 1,
           output: """
-            28/139  +9.800s  send  Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wa")))
-            Step 28 of 139, +9.800s into a recording of 49.000s (todos, started 2025-11-22T02:53:20.000Z).
-              27  +9.450s   send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("W")))
-            → 28  +9.800s   send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wa")))
-              29  +10.150s  send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wat")))
-              24  +8.400s   send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000002), action: .textFieldChanged("Call M")))
-              25  +8.750s   send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000002), action: .textFieldChanged("Call Mum")))
+            28/139  +9.800s  send  Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wa")))
+            Step 28 of 139, +9.800s into a recording of 49.000s (todos, started \
+            2025-11-22T02:53:20.000Z).
+              27  +9.450s   send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("W")))
+            → 28  +9.800s   send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wa")))
+              29  +10.150s  send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wat")))
+              24  +8.400s   send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000002), action: .textFieldChanged("Call M")))
+              25  +8.750s   send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000002), action: .textFieldChanged("Call Mum")))
               26  +9.100s   send          Todos.Action.addTodoButtonTapped
-              27  +9.450s   send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("W")))
-            → 28  +9.800s   send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wa")))
-              29  +10.150s  send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wat")))
-              30  +10.500s  send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wate")))
-              31  +10.850s  send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Water")))
-              32  +11.200s  send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Water ")))
-              33  +11.550s  send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Water t")))
-            17  +5.950s  send          Todos.Action.todos(.element(id: UUID(00000000-0000-0000-0000-000000000001), action: .textFieldChanged("Walk the dog")))
+              27  +9.450s   send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("W")))
+            → 28  +9.800s   send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wa")))
+              29  +10.150s  send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wat")))
+              30  +10.500s  send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wate")))
+              31  +10.850s  send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Water")))
+              32  +11.200s  send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Water ")))
+              33  +11.550s  send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Water t")))
+            17  +5.950s  send          Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-000000000001), action: .textFieldChanged("Walk the dog")))
             1 action found.
             No action has "nothing-like-this".
             "12.5" is neither a step nor a time: write "goto 12" or "goto +1.5s".
@@ -176,9 +200,18 @@ import TimeTravel
             Discarded 2 actions: back on the recording at step 3.
             2
             Not on a diversion: nothing to discard.
-            This JSON does not decode as ExampleFeatures.CounterFeature.Action: an action is an object with one key, the name of a case this type has. The recording's actions look like: {"alertDismissed":{}}, {"decrementButtonTapped":{}}, {"factButtonTapped":{}}, {"factFailed":{"_0":"the server is asleep"}}, {"factResponse":{"_0":"2 is a prime number."}}, {"incrementButtonTapped":{}}
-            This JSON does not decode as ExampleFeatures.CounterFeature.Action: The given data was not valid JSON. The recording's actions look like: {"alertDismissed":{}}, {"decrementButtonTapped":{}}, {"factButtonTapped":{}}, {"factFailed":{"_0":"the server is asleep"}}, {"factResponse":{"_0":"2 is a prime number."}}, {"incrementButtonTapped":{}}
-            send needs an action as JSON, as the recording holds it (see "action"): send {"incrementButtonTapped":{}}
+            This JSON does not decode as ExampleFeatures.CounterFeature.Action: an action is an \
+            object with one key, the name of a case this type has. The recording's actions look \
+            like: {"alertDismissed":{}}, {"decrementButtonTapped":{}}, {"factButtonTapped":{}}, \
+            {"factFailed":{"_0":"the server is asleep"}}, {"factResponse":{"_0":"2 is a prime \
+            number."}}, {"incrementButtonTapped":{}}
+            This JSON does not decode as ExampleFeatures.CounterFeature.Action: The given data \
+            was not valid JSON. The recording's actions look like: {"alertDismissed":{}}, \
+            {"decrementButtonTapped":{}}, {"factButtonTapped":{}}, {"factFailed":{"_0":"the \
+            server is asleep"}}, {"factResponse":{"_0":"2 is a prime number."}}, \
+            {"incrementButtonTapped":{}}
+            send needs an action as JSON, as the recording holds it (see "action"): send \
+            {"incrementButtonTapped":{}}
 
             """,
           errors: ""
@@ -233,7 +266,11 @@ struct Thermostat: Reducer {
     let recorder = try RecorderOf<Thermostat>(
       url: url, feature: feature, initialState: State(), checkpointInterval: 2,
       startedAt: Date(timeIntervalSince1970: 1_763_780_000),
-      elapsed: { readings.withValue { $0 += 1; return .milliseconds(250 * $0) } }
+      elapsed: {
+        readings.withValue {
+          $0 += 1; return .milliseconds(250 * $0)
+        }
+      }
     )
     let store = Store(initialState: State()) { Thermostat().recording(to: recorder) }
     for action in [Action.warmer, .warmer, .cooler, .warmer, .warmer] { store.send(action) }
@@ -252,42 +289,46 @@ struct Thermostat: Reducer {
     try Thermostat.record(to: file, feature: "thermostat")
     let result = try await run(
       "replay", [file.path],
-      input: "info\nprint\ngoto 3\nprint target\naction\ndiff 0 2\ndiff 1 2\nfind cooler\nverify\nwatch target\nsend {\"warmer\":{}}\n",
+      input:
+        "info\nprint\ngoto 3\nprint target\naction\ndiff 0 2\ndiff 1 2\nfind cooler\nverify\nwatch target\nsend {\"warmer\":{}}\n",
       in: Self.root
     )
     #expect(
       result
         == ProcessResult(
-            status: 1,
-            output: #"""
-              thermostat: 5 actions over 1.500s, 3 checkpoints, complete
-              Read-only: this replay does not have the feature "thermostat" linked in.
-              {
-                "target": 20
-              }
-              3/5  +0.750s  send  {"cooler":{}}
-              22
-              (Recorded at step 2, the nearest checkpoint: the states between need the reducer.)
-              {"cooler":{}}
-                """
-                {
-              -   "target": 20
-              +   "target": 22
-                }
-                """
-              Step 1 has no recorded state, and this replay does not have the feature "thermostat" linked in: diff compares steps 0, 2, 4, 5.
-              3  +0.750s  send          {"cooler":{}}
-              1 action found.
-              verify re-runs the reducer, but this replay does not have the feature "thermostat" linked in.
-              A watchpoint re-runs the reducer, but this replay does not have the feature "thermostat" linked in.
-              send re-runs the reducer, but this replay does not have the feature "thermostat" linked in.
-
-              """#,
-            errors: """
-              note: read-only: this replay does not have the feature "thermostat" linked in. It shows the states recorded at checkpoints, and actions as JSON. To step through every state, build a replay with ReplayFeature("thermostat") { YourReducer() } (see "replay --help").
-
+          status: 1,
+          output: #"""
+            thermostat: 5 actions over 1.500s, 3 checkpoints, complete
+            Read-only: this replay does not have the feature "thermostat" linked in.
+            {
+              "target": 20
+            }
+            3/5  +0.750s  send  {"cooler":{}}
+            22
+            (Recorded at step 2, the nearest checkpoint: the states between need the reducer.)
+            {"cooler":{}}
               """
-          )
+              {
+            -   "target": 20
+            +   "target": 22
+              }
+              """
+            Step 1 has no recorded state, and this replay does not have the feature "thermostat" linked in: diff compares steps 0, 2, 4, 5.
+            3  +0.750s  send          {"cooler":{}}
+            1 action found.
+            verify re-runs the reducer, but this replay does not have the feature "thermostat" linked in.
+            A watchpoint re-runs the reducer, but this replay does not have the feature "thermostat" linked in.
+            send re-runs the reducer, but this replay does not have the feature "thermostat" linked in.
+
+            """#,
+          errors: """
+            note: read-only: this replay does not have the feature "thermostat" linked in. It \
+            shows the states recorded at checkpoints, and actions as JSON. To step through every \
+            state, build a replay with ReplayFeature("thermostat") { YourReducer() } (see "replay \
+            --help").
+
+            """
+        )
     )
   }
 
@@ -300,42 +341,51 @@ struct Thermostat: Reducer {
     #expect(
       result
         == ProcessResult(
-            status: 0,
-            output: """
-              {
-                "target": 20
-              }
+          status: 0,
+          output: """
+            {
+              "target": 20
+            }
 
-              """,
-            errors: """
-              note: read-only: its types (ReplayCommandTests.Thermostat.State, ReplayCommandTests.Thermostat.Action) are not those of the feature "counter" linked in (ExampleFeatures.CounterFeature.State, ExampleFeatures.CounterFeature.Action): it was recorded with another version of the feature, or another feature of that name. It shows the states recorded at checkpoints, and actions as JSON. To step through every state, build a replay with ReplayFeature("counter") { YourReducer() } (see "replay --help").
+            """,
+          errors: """
+            note: read-only: its types (ReplayCommandTests.Thermostat.State, \
+            ReplayCommandTests.Thermostat.Action) are not those of the feature "counter" linked \
+            in (ExampleFeatures.CounterFeature.State, ExampleFeatures.CounterFeature.Action): it \
+            was recorded with another version of the feature, or another feature of that name. It \
+            shows the states recorded at checkpoints, and actions as JSON. To step through every \
+            state, build a replay with ReplayFeature("counter") { YourReducer() } (see "replay \
+            --help").
 
-              """
-          )
+            """
+        )
     )
   }
 
   @Test func aTornRecordingOpensAtItsLastWholeRecordWithAWarning() async throws {
     let directory = TemporaryDirectory()
-    let bundled = try Data(contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
+    let bundled = try Data(
+      contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
     let torn = directory.file("torn.actionlog")
     try bundled.prefix(bundled.count / 2).write(to: torn)
-    let result = try await run("replay", [torn.path], input: "last\nprint count\nstep\n", in: Self.root)
+    let result = try await run(
+      "replay", [torn.path], input: "last\nprint count\nstep\n", in: Self.root)
     #expect(
       result
         == ProcessResult(
-            status: 1,
-            output: """
-              58/58  +20.300s  send  CounterFeature.Action.incrementButtonTapped
-              32
-              step 1 goes past the last step: you are at step 58 of 58 ("last" goes there).
+          status: 1,
+          output: """
+            58/58  +20.300s  send  CounterFeature.Action.incrementButtonTapped
+            32
+            step 1 goes past the last step: you are at step 58 of 58 ("last" goes there).
 
-              """,
-            errors: """
-              warning: the recording is cut short: the last 60 bytes, from byte offset 6925, are an incomplete record; it opens at its last whole record, step 58.
+            """,
+          errors: """
+            warning: the recording is cut short: the last 60 bytes, from byte offset 6925, are an \
+            incomplete record; it opens at its last whole record, step 58.
 
-              """
-          )
+            """
+        )
     )
   }
 }
@@ -454,7 +504,9 @@ struct Thermostat: Reducer {
   let completer = Completer(
     commands: Interpreter.commands,
     caseNames: { ["checkBoxToggled", "textFieldChanged", "element"] },
-    state: { State(items: [Item(title: "Milk", isDone: false)], isEditing: true, settings: ["volume": 3]) }
+    state: {
+      State(items: [Item(title: "Milk", isDone: false)], isEditing: true, settings: ["volume": 3])
+    }
   )
 
   @Test func commandsByTheirFullNamesThenAliases() {
@@ -468,11 +520,14 @@ struct Thermostat: Reducer {
   }
 
   @Test func statePathsAfterPrintAndWatch() {
-    #expect(self.completer.complete("print ").candidates == ["items", "isEditing", "settings"].sorted())
+    #expect(
+      self.completer.complete("print ").candidates == ["items", "isEditing", "settings"].sorted())
     #expect(self.completer.complete("print i").insertion == "")
     #expect(self.completer.complete("print ite").insertion == "ms")
     #expect(
-      self.completer.complete("watch items[0].").candidates == ["items[0].isDone", "items[0].title"]
+      self.completer.complete("watch items[0].").candidates == [
+        "items[0].isDone", "items[0].title",
+      ]
     )
     #expect(self.completer.complete("p items[0].t").insertion == "itle")
     #expect(self.completer.complete("p settings.v").insertion == "olume")
@@ -497,7 +552,8 @@ struct Thermostat: Reducer {
       contentsOf: ReplayCommandTests.root.appendingPathComponent(file), encoding: .utf8
     )
     for command in Interpreter.commands {
-      let usage = command.usage.replacingOccurrences(of: "|", with: file.hasSuffix("README.md") ? "\\|" : "|")
+      let usage = command.usage.replacingOccurrences(
+        of: "|", with: file.hasSuffix("README.md") ? "\\|" : "|")
       #expect(text.contains("`\(usage)`"), "\(file) does not document \"\(command.usage)\"")
       for alias in command.names.dropFirst() {
         #expect(text.contains("`\(alias)`"), "\(file) does not mention the alias \"\(alias)\"")

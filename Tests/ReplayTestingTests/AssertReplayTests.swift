@@ -7,7 +7,9 @@ import Testing
 
 /// The counter with a bug injected: the tenth increment adds two.
 struct CounterWithABug: Reducer {
-  func reduce(into state: inout CounterFeature.State, action: CounterFeature.Action) -> Effect<CounterFeature.Action> {
+  func reduce(
+    into state: inout CounterFeature.State, action: CounterFeature.Action
+  ) -> Effect<CounterFeature.Action> {
     let effect = CounterFeature().reduce(into: &state, action: action)
     if case .incrementButtonTapped = action, state.count == 10 { state.count += 1 }
     return effect
@@ -18,7 +20,9 @@ struct CounterWithABug: Reducer {
 let counterBugMessage = """
   counter.actionlog: today's reducer does not reproduce the recording.
 
-  The replay differs from the recording at checkpoint 50 (steps 1–50 since the last state that agreed). The recording keeps full states only at checkpoints: the change happened in steps 1 to 50.
+  The replay differs from the recording at checkpoint 50 (steps 1–50 since the last state that \
+  agreed). The recording keeps full states only at checkpoints: the change happened in steps 1 to \
+  50.
 
     Action at step 50 (+17.500s):
       CounterFeature.Action.factButtonTapped
@@ -33,7 +37,8 @@ let counterBugMessage = """
 
   (Recorded: −, Replayed: +)
 
-  If the reducer is wrong, fix it. If the new behaviour is intended, record it again with Tools/record-samples and commit the new recording.
+  If the reducer is wrong, fix it. If the new behaviour is intended, record it again with \
+  Tools/record-samples and commit the new recording.
   """
 
 @Suite struct AssertReplayTests {

@@ -21,7 +21,8 @@ final class AssertReplayXCTests: XCTestCase {
       }
     }
     XCTAssertEqual(
-      reporter.messages.value, ["ReplayTestingTests/AssertReplayXCTests.swift:18: \(counterBugMessage)"]
+      reporter.messages.value,
+      ["ReplayTestingTests/AssertReplayXCTests.swift:18: \(counterBugMessage)"]
     )
   }
 }

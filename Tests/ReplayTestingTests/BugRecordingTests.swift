@@ -28,7 +28,8 @@ import Testing
         """
         songs-heart-bug.actionlog: today's reducer does not reproduce the recording.
 
-        The replay differs from the recording at step 8, which has a checkpoint of its own: the step before it still agreed.
+        The replay differs from the recording at step 8, which has a checkpoint of its own: the \
+        step before it still agreed.
 
           Action at step 8 (+2.800s):
             SongsApp.Action.favorites(
@@ -54,7 +55,8 @@ import Testing
 
         (Recorded: −, Replayed: +)
 
-        If the reducer is wrong, fix it. If the new behaviour is intended, record it again with Tools/record-samples and commit the new recording.
+        If the reducer is wrong, fix it. If the new behaviour is intended, record it again with \
+        Tools/record-samples and commit the new recording.
         """
       ]
     )
@@ -76,11 +78,14 @@ import Testing
         """
         songs-heart-bug-as-reported.actionlog: today's reducer does not reproduce the recording.
 
-        The replay differs from the recording at step 8, which has a checkpoint of its own: the step before it still agreed.
+        The replay differs from the recording at step 8, which has a checkpoint of its own: the \
+        step before it still agreed.
         """
       ) == true
     )
-    #expect(messages.first?.contains("  -         isFavorite: true,\n  +         isFavorite: false,") == true)
+    #expect(
+      messages.first?.contains("  -         isFavorite: true,\n  +         isFavorite: false,")
+        == true)
   }
 
   private func failures(_ body: () throws -> Void) throws -> [String] {

@@ -50,9 +50,11 @@ import TimeTravel
     capturesUUIDs: Bool = false,
     sourceLocation: SourceLocation = #_sourceLocation
   ) throws where R.State: Codable & Equatable, R.Action: Codable {
-    let recording = try Recording(contentsOf: Self.folder.appendingPathComponent("\(name).actionlog"))
+    let recording = try Recording(
+      contentsOf: Self.folder.appendingPathComponent("\(name).actionlog"))
     #expect(recording.header.feature == name, sourceLocation: sourceLocation)
-    #expect(recording.header.stateType == recordedTypeName(R.State.self), sourceLocation: sourceLocation)
+    #expect(
+      recording.header.stateType == recordedTypeName(R.State.self), sourceLocation: sourceLocation)
     #expect(recording.ending == .clean, sourceLocation: sourceLocation)
     #expect((50...500).contains(recording.count), sourceLocation: sourceLocation)
     let effectActions = (1...recording.count).filter {

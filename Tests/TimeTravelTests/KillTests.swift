@@ -11,7 +11,8 @@ import Testing
 /// sent, and keeps everything a completed flush acknowledged.
 @Suite struct KillTests {
   @Test func killedRecorderLeavesALoadablePrefix() async throws {
-    let executable = try #require(productURL("record-stress"), "build the record-stress product first")
+    let executable = try #require(
+      productURL("record-stress"), "build the record-stress product first")
     let directory = TemporaryDirectory()
     var generator = SystemRandomNumberGenerator()
     var totals: [Int] = []

@@ -73,18 +73,22 @@ struct Journal: Reducer {
       let replayed = try replayer.apply(seq, to: &state)
       #expect(replayed.isFaithful)
       if recording.checkpoints.contains(seq) {
-        #expect(state == (try recording.checkpoint(after: seq, as: Journal.State.self)), "step \(seq)")
+        #expect(
+          state == (try recording.checkpoint(after: seq, as: Journal.State.self)), "step \(seq)")
       }
     }
     #expect(state == store.state)
     #expect(state.entries.map(\.text) == ["entry 8", "entry 9", "entry 10"])
-    #expect(state.entries.first?.id.uuidString == (try recording.action(8, as: Journal.Action.self)).captured["uuid"].first)
+    #expect(
+      state.entries.first?.id.uuidString
+        == (try recording.action(8, as: Journal.Action.self)).captured["uuid"].first)
   }
 
   @Test func readsAreRecordedAfterATestStoreChangesItsDependencies() async throws {
     let directory = TemporaryDirectory()
     let url = directory.file()
-    let recorder = try RecorderOf<Journal>(url: url, feature: "journal", initialState: Journal.State())
+    let recorder = try RecorderOf<Journal>(
+      url: url, feature: "journal", initialState: Journal.State())
     let store = TestStore(initialState: Journal.State()) {
       Journal().recording(to: recorder)
     } withDependencies: {
@@ -104,7 +108,8 @@ struct Journal: Reducer {
     let after = try recording.action(2, as: Journal.Action.self).captured
     #expect(before["uuid"] == [UUID(1).uuidString])
     #expect(after["uuid"] == [UUID(2).uuidString])
-    #expect(after["date"] == [String(Date(timeIntervalSince1970: 2).timeIntervalSinceReferenceDate)])
+    #expect(
+      after["date"] == [String(Date(timeIntervalSince1970: 2).timeIntervalSinceReferenceDate)])
     #expect(after["random"].count == before["random"].count)
     #expect(try Replayer(recording: recording, reducer: Journal()).state(after: 2) == store.state)
   }
@@ -135,7 +140,8 @@ struct Journal: Reducer {
   @Test func originsNameTheActionWhoseEffectSentThem() async throws {
     let directory = TemporaryDirectory()
     let url = directory.file()
-    let recorder = try RecorderOf<CounterFeature>(url: url, feature: "counter", initialState: CounterFeature.State())
+    let recorder = try RecorderOf<CounterFeature>(
+      url: url, feature: "counter", initialState: CounterFeature.State())
     let store = Store(initialState: CounterFeature.State()) {
       CounterFeature().recording(to: recorder)
     } withDependencies: {
@@ -149,7 +155,9 @@ struct Journal: Reducer {
     let recording = try Recording(contentsOf: url)
     #expect(recording.count == 4)
     #expect((1...4).map(recording.origin(ofAction:)) == [.send, .send, .effect(parent: 2), .send])
-    #expect(try recording.action(3, as: CounterFeature.Action.self).action == .factResponse("1 is a fine number."))
+    #expect(
+      try recording.action(3, as: CounterFeature.Action.self).action
+        == .factResponse("1 is a fine number."))
     // The final checkpoint, written at close, holds the state the store ended with.
     #expect(recording.checkpoints == [4])
     #expect(try recording.checkpoint(after: 4, as: CounterFeature.State.self) == store.state)
@@ -219,7 +227,8 @@ struct Journal: Reducer {
     let url = directory.file()
     let issues = await recordedIssues {
       do {
-        let recorder = try RecorderOf<Meter>(url: url, feature: "meter", initialState: Meter.State())
+        let recorder = try RecorderOf<Meter>(
+          url: url, feature: "meter", initialState: Meter.State())
         let store = Store(initialState: Meter.State()) { Meter().recording(to: recorder) }
         store.send(.read(1))
         store.send(.read(.nan))
@@ -230,11 +239,15 @@ struct Journal: Reducer {
       }
     }
     #expect(issues.count == 1)
-    #expect(issues.first?.hasPrefix("The recorder could not encode a value: action 2 could not be encoded: ") == true)
-    #expect(issues.first?.hasSuffix("""
-      A note stands in its place in test.actionlog; make the type's Codable conformance encode \
-      every value (a non-finite Double, for one, cannot be JSON).
-      """) == true)
+    #expect(
+      issues.first?.hasPrefix(
+        "The recorder could not encode a value: action 2 could not be encoded: ") == true)
+    #expect(
+      issues.first?.hasSuffix(
+        """
+        A note stands in its place in test.actionlog; make the type's Codable conformance encode \
+        every value (a non-finite Double, for one, cannot be JSON).
+        """) == true)
     let recording = try Recording(contentsOf: url)
     #expect(recording.count == 3)
     #expect(try recording.action(3, as: Meter.Action.self).action == .read(2))
@@ -267,7 +280,10 @@ struct Journal: Reducer {
     let recording = try Recording(contentsOf: url)
     #expect(recording.header.redactions.state.map(\.description) == ["entries[*].text"])
     #expect(try recording.action(3, as: Journal.Action.self).action == .write("‹redacted 1›"))
-    #expect(try recording.checkpoint(after: 2, as: Journal.State.self).entries.map(\.text) == ["‹redacted 1›", "‹redacted 2›"])
+    #expect(
+      try recording.checkpoint(after: 2, as: Journal.State.self).entries.map(\.text) == [
+        "‹redacted 1›", "‹redacted 2›",
+      ])
     let timeline = try Timeline(recording: recording, reducer: Journal(), feature: "journal")
     #expect(try timeline.verify() == nil)
     try timeline.goto(3)
@@ -346,7 +362,8 @@ struct Journal: Reducer {
   @Test func actionsAfterCloseAreNotRecorded() throws {
     let directory = TemporaryDirectory()
     let url = directory.file()
-    let recorder = try RecorderOf<CounterFeature>(url: url, feature: "counter", initialState: CounterFeature.State())
+    let recorder = try RecorderOf<CounterFeature>(
+      url: url, feature: "counter", initialState: CounterFeature.State())
     let store = Store(initialState: CounterFeature.State()) {
       CounterFeature().recording(to: recorder)
     }
@@ -360,12 +377,12 @@ struct Journal: Reducer {
   }
 }
 
-
 @Suite struct RecordingOutsideAStoreTests {
   @Test func dependencyReadsAreCapturedWithoutAStore() throws {
     let directory = TemporaryDirectory()
     let url = directory.file()
-    let recorder = try RecorderOf<Journal>(url: url, feature: "journal", initialState: Journal.State())
+    let recorder = try RecorderOf<Journal>(
+      url: url, feature: "journal", initialState: Journal.State())
     let reducer = Journal().recording(to: recorder)
     var state = Journal.State()
     withDependencies {
@@ -379,7 +396,8 @@ struct Journal: Reducer {
     let recording = try Recording(contentsOf: url)
     let captured = try recording.action(1, as: Journal.Action.self).captured
     #expect(captured["uuid"] == ["00000000-0000-0000-0000-000000000000"])
-    #expect(captured["date"] == [String(Date(timeIntervalSince1970: 10).timeIntervalSinceReferenceDate)])
+    #expect(
+      captured["date"] == [String(Date(timeIntervalSince1970: 10).timeIntervalSinceReferenceDate)])
     #expect(try Replayer(recording: recording, reducer: Journal()).state(after: 1) == state)
   }
 }

@@ -8,7 +8,8 @@ import TimeTravel
 
 @Suite struct TimelineTests {
   static func bundled(_ name: String) throws -> Recording {
-    try Recording(contentsOf: BundledRecordingTests.folder.appendingPathComponent("\(name).actionlog"))
+    try Recording(
+      contentsOf: BundledRecordingTests.folder.appendingPathComponent("\(name).actionlog"))
   }
 
   private func todos() throws -> Timeline<Todos> {
@@ -37,7 +38,9 @@ import TimeTravel
     try timeline.back(7)
     #expect(timeline.state == sequential[8])
     for checkpoint in timeline.recording.checkpoints {
-      #expect(try timeline.recording.checkpoint(after: checkpoint, as: Todos.State.self) == sequential[checkpoint])
+      #expect(
+        try timeline.recording.checkpoint(after: checkpoint, as: Todos.State.self)
+          == sequential[checkpoint])
     }
   }
 
@@ -69,29 +72,35 @@ import TimeTravel
     #expect(
       diff
         == """
-            Todos.State(
-              filter: .all,
-              todos: [
-                [0]: Todo.State(
-          -       description: "",
-          +       description: "B",
-                  id: UUID(00000000-0000-0000-0000-000000000000),
-                  isComplete: false
-                )
-              ]
-            )
-          """
+          Todos.State(
+            filter: .all,
+            todos: [
+              [0]: Todo.State(
+        -       description: "",
+        +       description: "B",
+                id: UUID(00000000-0000-0000-0000-000000000000),
+                isComplete: false
+              )
+            ]
+          )
+        """
     )
     #expect(try timeline.diff(from: 2, to: 2) == nil)
   }
 
   @Test func everyBundledRecordingVerifies() throws {
-    #expect(try Timeline(recording: try Self.bundled("todos"), reducer: Todos(), feature: "todos").verify() == nil)
     #expect(
-      try Timeline(recording: try Self.bundled("counter"), reducer: CounterFeature(), feature: "counter")
-        .verify() == nil
+      try Timeline(recording: try Self.bundled("todos"), reducer: Todos(), feature: "todos")
+        .verify() == nil)
+    #expect(
+      try Timeline(
+        recording: try Self.bundled("counter"), reducer: CounterFeature(), feature: "counter"
+      )
+      .verify() == nil
     )
-    #expect(try Timeline(recording: try Self.bundled("songs"), reducer: SongsApp(), feature: "songs").verify() == nil)
+    #expect(
+      try Timeline(recording: try Self.bundled("songs"), reducer: SongsApp(), feature: "songs")
+        .verify() == nil)
   }
 
   @Test func verifyReportsTheFirstCheckpointAChangedReducerMisses() throws {
@@ -102,7 +111,8 @@ import TimeTravel
       }
       return Todos().reduce(into: &state, action: action)
     }
-    let timeline = try Timeline(recording: try Self.bundled("todos"), reducer: buggy, feature: "todos")
+    let timeline = try Timeline(
+      recording: try Self.bundled("todos"), reducer: buggy, feature: "todos")
     let divergence = try #require(try timeline.verify())
     // The first checkpoint at or after the deletion is the first that differs.
     let deletion = try #require(
@@ -112,15 +122,18 @@ import TimeTravel
     )
     let checkpoint = try #require(timeline.recording.checkpoints.first { $0 >= deletion })
     #expect(divergence.checkpoint == checkpoint)
-    #expect(divergence.lastAgreement == (timeline.recording.checkpoints.last { $0 < checkpoint } ?? 0))
+    #expect(
+      divergence.lastAgreement == (timeline.recording.checkpoints.last { $0 < checkpoint } ?? 0))
     #expect(divergence.firstSuspect == nil)
     #expect(divergence.issues.isEmpty)
-    #expect(divergence.description.hasPrefix("""
-      The replay differs from the recording at checkpoint \(checkpoint) \
-      (steps \(divergence.lastAgreement + 1)–\(checkpoint) since the last state that agreed). The \
-      recording keeps full states only at checkpoints: the change happened in steps \
-      \(divergence.lastAgreement + 1) to \(checkpoint).
-      """))
+    #expect(
+      divergence.description.hasPrefix(
+        """
+        The replay differs from the recording at checkpoint \(checkpoint) \
+        (steps \(divergence.lastAgreement + 1)–\(checkpoint) since the last state that agreed). The \
+        recording keeps full states only at checkpoints: the change happened in steps \
+        \(divergence.lastAgreement + 1) to \(checkpoint).
+        """))
     #expect(divergence.description.hasSuffix("(Recorded: −, Replayed: +)"))
     #expect(divergence.diff.contains(#"+       description: "File taxes","#))
   }
@@ -134,7 +147,8 @@ import TimeTravel
       }
       return Todos().reduce(into: &state, action: action)
     }
-    let timeline = try Timeline(recording: try Self.bundled("todos"), reducer: buggy, feature: "todos")
+    let timeline = try Timeline(
+      recording: try Self.bundled("todos"), reducer: buggy, feature: "todos")
     let divergence = try #require(try timeline.verify())
     let fifthAdd = try #require(
       (1...timeline.count).filter {
@@ -172,13 +186,17 @@ import TimeTravel
       try timeline.continueForward(watching: [], breakpoints: [ActionBreakpoint("checkBoxToggled")])
     )
     let first = (1...timeline.count).first {
-      if case .todos(.element(_, .checkBoxToggled)) = try! timeline.action(at: $0).action { return true }
+      if case .todos(.element(_, .checkBoxToggled)) = try! timeline.action(at: $0).action {
+        return true
+      }
       return false
     }
     #expect(hit.step == first)
     #expect(hit.stops == [.breakpoint(ActionBreakpoint("checkBoxToggled"))])
     try timeline.goto(timeline.count)
-    #expect(try timeline.continueForward(watching: [], breakpoints: [ActionBreakpoint("checkBoxToggled")]) == nil)
+    #expect(
+      try timeline.continueForward(watching: [], breakpoints: [ActionBreakpoint("checkBoxToggled")])
+        == nil)
     #expect(timeline.position == timeline.count)
   }
 
@@ -195,13 +213,23 @@ import TimeTravel
     let state = try self.todos().state(at: 5)
     #expect(try StatePath("todos[0].description").dump(in: state) == "\"Buy \"")
     #expect(try StatePath("filter").dump(in: state) == "Todos.Filter.all")
-    #expect(throws: StatePathError(path: "todos[x]", column: 6, reason: "an index is a whole number from 0")) {
+    #expect(
+      throws: StatePathError(
+        path: "todos[x]", column: 6, reason: "an index is a whole number from 0")
+    ) {
       try StatePath("todos[x]")
     }
-    #expect(throws: StatePathError(path: "todos[9].description", column: nil, reason: "\"todos\" has 1 elements; [9] is past the end")) {
+    #expect(
+      throws: StatePathError(
+        path: "todos[9].description", column: nil,
+        reason: "\"todos\" has 1 elements; [9] is past the end")
+    ) {
       try StatePath("todos[9].description").value(in: state)
     }
-    #expect(throws: StatePathError(path: "nope", column: nil, reason: "the state has no \"nope\"; it has filter, todos")) {
+    #expect(
+      throws: StatePathError(
+        path: "nope", column: nil, reason: "the state has no \"nope\"; it has filter, todos")
+    ) {
       try StatePath("nope").value(in: state)
     }
   }

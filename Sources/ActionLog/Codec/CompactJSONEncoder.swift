@@ -163,7 +163,9 @@ final class JSONTree: Encoder {
 
   /// Writes a floating-point number as the value of `node`; throws at a non-finite one, which
   /// Foundation refuses.
-  func setFloatingPoint<F: BinaryFloatingPoint & CustomStringConvertible>(_ node: Int, _ value: F) throws {
+  func setFloatingPoint<F: BinaryFloatingPoint & CustomStringConvertible>(
+    _ node: Int, _ value: F
+  ) throws {
     var isFinite = true
     self.setRaw(node) { isFinite = Self.writeFloatingPoint(value, into: &$0) }
     if !isFinite { throw CompactJSONUnsupported() }
@@ -271,7 +273,9 @@ final class JSONTree: Encoder {
     output.append(UInt8(ascii: "\""))
     withUnsafeBytes(of: uuid.uuid) { bytes in
       for (index, byte) in bytes.enumerated() {
-        if index == 4 || index == 6 || index == 8 || index == 10 { output.append(UInt8(ascii: "-")) }
+        if index == 4 || index == 6 || index == 8 || index == 10 {
+          output.append(UInt8(ascii: "-"))
+        }
         output.append(Self.upperHexDigit(byte >> 4))
         output.append(Self.upperHexDigit(byte & 0x0F))
       }
@@ -282,7 +286,6 @@ final class JSONTree: Encoder {
   private static func upperHexDigit(_ value: UInt8) -> UInt8 {
     value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
   }
-
 
   static func writeInteger(_ value: some FixedWidthInteger, into output: inout [UInt8]) {
     guard value != 0 else {
@@ -385,7 +388,9 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: Float, forKey key: Key) throws {
     try self.floatingPoint(value, key)
   }
-  private func floatingPoint<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F, _ key: Key) throws {
+  private func floatingPoint<F: BinaryFloatingPoint & CustomStringConvertible>(
+    _ value: F, _ key: Key
+  ) throws {
     try self.tree.setFloatingPoint(self.tree.addMember(to: self.node, key: key.stringValue), value)
   }
   mutating func encode(_ value: Int, forKey key: Key) throws { self.integer(value, key) }
@@ -410,7 +415,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
-    KeyedEncodingContainer(KeyedContainer<NestedKey>(tree: self.tree, node: self.nested(key, .object)))
+    KeyedEncodingContainer(
+      KeyedContainer<NestedKey>(tree: self.tree, node: self.nested(key, .object)))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -455,7 +461,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: Bool) throws {
     self.raw { $0.append(contentsOf: (value ? "true" : "false").utf8) }
   }
-  mutating func encode(_ value: String) throws { self.raw { JSONTree.writeString(value, into: &$0) } }
+  mutating func encode(_ value: String) throws {
+    self.raw { JSONTree.writeString(value, into: &$0) }
+  }
   mutating func encode(_ value: Double) throws { try self.floatingPoint(value) }
   mutating func encode(_ value: Float) throws { try self.floatingPoint(value) }
   private func floatingPoint<F: BinaryFloatingPoint & CustomStringConvertible>(_ value: F) throws {
@@ -506,7 +514,9 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
 
   var codingPath: [any CodingKey] { self.tree.codingPath(of: self.node) }
 
-  mutating func encodeNil() throws { self.tree.setRaw(self.node) { $0.append(contentsOf: "null".utf8) } }
+  mutating func encodeNil() throws {
+    self.tree.setRaw(self.node) { $0.append(contentsOf: "null".utf8) }
+  }
   mutating func encode(_ value: Bool) throws {
     self.tree.setRaw(self.node) { $0.append(contentsOf: (value ? "true" : "false").utf8) }
   }

@@ -42,7 +42,8 @@ enum JSONRewriter {
   /// The payload with every string and number at `paths` replaced by `null`.
   static func masking(_ payload: [UInt8], paths: [RedactionPath]) throws -> [UInt8] {
     try payload.withUnsafeBytes { bytes in
-      var walker = Walker(bytes: bytes, paths: paths, maximumDepth: ReadLimits.default.maximumJSONDepth)
+      var walker = Walker(
+        bytes: bytes, paths: paths, maximumDepth: ReadLimits.default.maximumJSONDepth)
       walker.masks = true
       try walker.document()
       return walker.output
@@ -50,10 +51,13 @@ enum JSONRewriter {
   }
 
   /// The members of a top-level object: each key and the byte range of its value.
-  static func members(of payload: UnsafeRawBufferPointer) throws -> [(
+  static func members(
+    of payload: UnsafeRawBufferPointer
+  ) throws -> [(
     key: String, value: Range<Int>
   )] {
-    var walker = Walker(bytes: payload, paths: [], maximumDepth: ReadLimits.default.maximumJSONDepth)
+    var walker = Walker(
+      bytes: payload, paths: [], maximumDepth: ReadLimits.default.maximumJSONDepth)
     return try walker.topLevelMembers()
   }
 

@@ -251,7 +251,8 @@ struct RedactionPlaceholders {
   static let placeholderEnd = Array("›\"".utf8)
 
   static func isPlaceholder(_ token: [UInt8]) -> Bool {
-    token.starts(with: Self.placeholderStart) && token.suffix(Self.placeholderEnd.count).elementsEqual(Self.placeholderEnd)
+    token.starts(with: Self.placeholderStart)
+      && token.suffix(Self.placeholderEnd.count).elementsEqual(Self.placeholderEnd)
   }
 
   /// The highest placeholder number in some bytes, or 0.
@@ -266,7 +267,8 @@ struct RedactionPlaceholders {
       {
         var cursor = index + start.count
         var value = 0
-        while cursor < count, bytes[cursor] >= UInt8(ascii: "0"), bytes[cursor] <= UInt8(ascii: "9"),
+        while cursor < count, bytes[cursor] >= UInt8(ascii: "0"),
+          bytes[cursor] <= UInt8(ascii: "9"),
           value < Int.max / 10 - 10
         {
           value = value * 10 + Int(bytes[cursor] - UInt8(ascii: "0"))

@@ -253,7 +253,8 @@ enum FastScan {
           }
           self.checkpoints[seq] = line.range
         case Int32(ALS_KIND_END):
-          guard isLast, line.range.offset + Framing.prefixLength + line.range.payloadLength + 1 == end
+          guard isLast,
+            line.range.offset + Framing.prefixLength + line.range.payloadLength + 1 == end
           else { return false }
           self.endSeq = seq
           self.endTime = line.end_time

@@ -72,13 +72,15 @@ extension Recording {
   /// - Throws: ``ActionLogError/fileExists(path:)``, ``ActionLogError/writeFailed(path:reason:)``,
   ///   ``ActionLogError/noSuchCheckpoint(seq:)`` for a cut with no state where there is no
   ///   checkpoint, ``ActionLogError/noSuchAction(seq:count:)`` for a cut past the end.
-  public func export(to url: URL, options: ExportOptions = ExportOptions()) throws -> ExportSummary {
+  public func export(to url: URL, options: ExportOptions = ExportOptions()) throws -> ExportSummary
+  {
     let cut = options.cut?.after ?? 0
     guard cut >= 0, cut <= self.count else {
       throw ActionLogError.noSuchAction(seq: cut, count: self.count)
     }
     let redactions = self.header.redactions.merging(options.redactions)
-    let firstNumber = self.storage.withUnsafeBytes { RedactionPlaceholders.highestNumber(in: $0) } + 1
+    let firstNumber =
+      self.storage.withUnsafeBytes { RedactionPlaceholders.highestNumber(in: $0) } + 1
     var placeholders = RedactionPlaceholders(firstNumber: firstNumber)
     let statePaths = redactions.state.map { $0.under("value") }
     let actionPaths = redactions.actions.map { $0.under("value") }
@@ -91,7 +93,8 @@ extension Recording {
       records += 1
     }
     func rewriting(
-      _ line: LineRange, replacing replacements: [String: [UInt8]], removing removals: Set<String> = []
+      _ line: LineRange, replacing replacements: [String: [UInt8]],
+      removing removals: Set<String> = []
     ) throws -> [UInt8] {
       try self.storage.withUnsafeBytes {
         try JSONRewriter.rewritingMembers(
@@ -190,11 +193,14 @@ extension Recording {
         append(try JSONRewriter.redact(rewritten, paths: statePaths, placeholders: &placeholders))
       }
       for text in notes[seq] ?? [] {
-        append(try self.codec.encode(NoteRecord(kind: RecordKind.note.rawValue, seq: seq - cut, text: text)))
+        append(
+          try self.codec.encode(
+            NoteRecord(kind: RecordKind.note.rawValue, seq: seq - cut, text: text)))
       }
     }
     if self.ending == .clean {
-      let time = (self.endTime ?? (self.count > 0 ? self.actionTime(at: self.count - 1) : 0)) - cutTime
+      let time =
+        (self.endTime ?? (self.count > 0 ? self.actionTime(at: self.count - 1) : 0)) - cutTime
       append(
         try self.codec.encode(
           EndRecord(kind: RecordKind.end.rawValue, seq: self.count - cut, time: time)
@@ -270,7 +276,8 @@ extension Recording {
       let payload = UnsafeRawBufferPointer(
         rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)]
       )
-      guard let member = try JSONRewriter.members(of: payload).first(where: { $0.key == name }) else {
+      guard let member = try JSONRewriter.members(of: payload).first(where: { $0.key == name })
+      else {
         throw ActionLogError.undecodable(
           record: line.record, offset: line.offset, codingPath: name, reason: "the field is missing"
         )

@@ -280,8 +280,9 @@ public final class Recording: Sendable {
       let payload = UnsafeRawBufferPointer(
         rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)]
       )
-      guard jsonDepth(of: payload, limit: self.limits.maximumJSONDepth)
-        <= self.limits.maximumJSONDepth
+      guard
+        jsonDepth(of: payload, limit: self.limits.maximumJSONDepth)
+          <= self.limits.maximumJSONDepth
       else {
         throw ActionLogError.tooDeep(
           record: line.record, offset: line.offset, limit: self.limits.maximumJSONDepth

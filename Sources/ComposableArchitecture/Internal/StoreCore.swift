@@ -46,8 +46,9 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
   private var isSending = false
   private var lastActionID: UInt64 = 0
   private var nextTaskKey = 0
-  private var effectTasks: [Int: (task: Task<Void, Never>, cancelIDs: [_CancelID], parent: UInt64)] =
-    [:]
+  private var effectTasks:
+    [Int: (task: Task<Void, Never>, cancelIDs: [_CancelID], parent: UInt64)] =
+      [:]
   private var cancellables: [_CancelID: Set<Int>] = [:]
   private var observers: [Int: @MainActor (State) -> Void] = [:]
   private var nextObserverID = 0

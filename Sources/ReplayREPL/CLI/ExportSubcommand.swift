@@ -39,7 +39,10 @@ extension ReplayCommand {
     @Option(help: "The app's version.")
     var appVersion: String?
 
-    @Option(help: "The operating system the recording was made on (default: this one's, unless the recording says).")
+    @Option(
+      help:
+        "The operating system the recording was made on (default: this one's, unless the recording says)."
+    )
     var os: String?
 
     @Option(help: "Another state path to redact (repeatable).")
@@ -51,7 +54,8 @@ extension ReplayCommand {
     @Option(help: "Keep only the last N actions.")
     var last: Int?
 
-    @Option(help: "Keep only as many of the last actions as fit in SIZE bytes (suffixes K, KB, MB, GB).")
+    @Option(
+      help: "Keep only as many of the last actions as fit in SIZE bytes (suffixes K, KB, MB, GB).")
     var maxSize: String?
 
     @Flag(help: "Replace OUT if it exists.")
@@ -73,7 +77,8 @@ extension ReplayCommand {
         let source = URL(fileURLWithPath: self.recording.file).standardizedFileURL
         let destination = URL(fileURLWithPath: self.output).standardizedFileURL
         guard source != destination else {
-          throw CommandFailure("-o names the recording itself: write the attachment elsewhere.", code: 2)
+          throw CommandFailure(
+            "-o names the recording itself: write the attachment elsewhere.", code: 2)
         }
         let manager = FileManager.default
         if manager.fileExists(atPath: destination.path) {
@@ -143,9 +148,15 @@ extension ReplayCommand {
                 ? " (from the state after step \(recording.count), the last of \(recording.count))"
                 : " (steps \(summary.cutActions + 1)–\(recording.count) of \(recording.count))"),
           "  size       \(summary.bytes) bytes"
-            + (limit.map { summary.bytes > $0 ? " (over the \($0)-byte limit: the header and the state it starts from take more)" : "" } ?? ""),
+            + (limit.map {
+              summary.bytes > $0
+                ? " (over the \($0)-byte limit: the header and the state it starts from take more)"
+                : ""
+            } ?? ""),
         ]
-        let facts = summary.header.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+        let facts = summary.header.metadata.sorted { $0.key < $1.key }.map {
+          "\($0.key)=\($0.value)"
+        }
         if !facts.isEmpty { lines.append("  metadata   \(facts.joined(separator: ", "))") }
         if let redacted = redactionSummary(summary.header.redactions) {
           lines.append("  redacted   \(redacted)")
@@ -157,11 +168,14 @@ extension ReplayCommand {
           "  integrity  \(summary.records) records, every checksum and the header checked; \(summary.ending)"
         )
         print(lines.joined(separator: "\n"))
-        let unmatched = summary.unmatched.state.map { "state path \($0)" }
+        let unmatched =
+          summary.unmatched.state.map { "state path \($0)" }
           + summary.unmatched.actions.map { "action path \($0)" }
         for path in unmatched {
           FileHandle.standardError.write(
-            Data("warning: the \(path) matched no value: check its spelling (cut -c10- \(self.output) | jq).\n".utf8)
+            Data(
+              "warning: the \(path) matched no value: check its spelling (cut -c10- \(self.output) | jq).\n"
+                .utf8)
           )
         }
       }
@@ -182,7 +196,8 @@ extension ReplayCommand {
         }
       }
       if let number = Int(upper), number > 0 { return number }
-      throw CommandFailure("--max-size takes a size such as 5MB, 512K or 100000: not \"\(text)\".", code: 2)
+      throw CommandFailure(
+        "--max-size takes a size such as 5MB, 512K or 100000: not \"\(text)\".", code: 2)
     }
   }
 }

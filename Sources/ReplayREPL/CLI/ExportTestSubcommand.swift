@@ -46,7 +46,8 @@ extension ReplayCommand {
         guard !self.name.isEmpty,
           self.name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
         else {
-          throw CommandFailure("--name takes letters, digits, - and _: \"\(self.name)\" has others.", code: 2)
+          throw CommandFailure(
+            "--name takes letters, digits, - and _: \"\(self.name)\" has others.", code: 2)
         }
         let recording = try self.recording.open()
         guard recording.ending == .clean else {
@@ -68,7 +69,8 @@ extension ReplayCommand {
         let destination = URL(fileURLWithPath: self.recordings).standardizedFileURL
           .appendingPathComponent("\(self.name).actionlog")
         let testFolder = URL(fileURLWithPath: self.tests).standardizedFileURL
-        let testFile = testFolder.appendingPathComponent("\(Self.typeName(self.name))ReplayTests.swift")
+        let testFile = testFolder.appendingPathComponent(
+          "\(Self.typeName(self.name))ReplayTests.swift")
         let manager = FileManager.default
         for file in [destination, testFile]
         where file != source && manager.fileExists(atPath: file.path) && !self.force {
@@ -123,7 +125,9 @@ extension ReplayCommand {
         import Testing
 
         @Test func \(function)ReplaysAsRecorded() throws {
-          let recording = [\(path)].reduce(URL(fileURLWithPath: #filePath).deletingLastPathComponent()) {
+          let recording = [\(path)].reduce(
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+          ) {
             $0.appendingPathComponent($1)
           }
           try assertReplay(recording, feature: "\(feature)") {

@@ -23,7 +23,10 @@ extension ReplayCommand {
     func run() throws {
       try self.reportingFailures {
         let recording = try self.recording.open()
-        print(self.json ? Self.json(recording, file: self.recording.file) : Self.text(recording, file: self.recording.file))
+        print(
+          self.json
+            ? Self.json(recording, file: self.recording.file)
+            : Self.text(recording, file: self.recording.file))
       }
     }
 

@@ -53,7 +53,9 @@ extension ReplayCommand {
             ) : nil)
           ?? ScriptLineSource()
         if isTerminal {
-          print("\(recording.header.feature): \(recording.count) actions. Type \"help\" for the commands.")
+          print(
+            "\(recording.header.feature): \(recording.count) actions. Type \"help\" for the commands."
+          )
         }
         while !interpreter.isFinished, let line = source.readLine(prompt: interpreter.prompt) {
           let trimmed = line.trimmingCharacters(in: .whitespaces)

@@ -86,7 +86,8 @@ extension ReplayCommand {
         """
         \(name) is intact: the header (format \(recording.header.format), feature \
         "\(recording.header.feature)"), \(recording.count) actions and \
-        \(counted(recording.checkpoints.count, "checkpoint")), every checksum matching, and the end record.
+        \(counted(recording.checkpoints.count, "checkpoint")), every checksum matching, and the \
+        end record.
         """
       )
     }

@@ -5,7 +5,8 @@ import ConcurrencyExtras
 /// Answers a replayed reducer's dependency reads with the values recorded for one action, and
 /// notes reads beyond them.
 public final class DependencyPlayback: Sendable {
-  private let storage: LockIsolated<(remaining: [String: ArraySlice<String>], overruns: [String: Int])>
+  private let storage:
+    LockIsolated<(remaining: [String: ArraySlice<String>], overruns: [String: Int])>
 
   /// Prepares to answer with `captured`.
   public init(_ captured: CapturedValues) {

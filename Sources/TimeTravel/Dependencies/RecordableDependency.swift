@@ -24,7 +24,8 @@ import Foundation
 public struct RecordableDependency: Sendable {
   /// The name the values are recorded under.
   public let name: String
-  let record: @Sendable (inout DependencyValues, _ capture: @escaping @Sendable (String) -> Void) -> Void
+  let record:
+    @Sendable (inout DependencyValues, _ capture: @escaping @Sendable (String) -> Void) -> Void
   let replay: @Sendable (inout DependencyValues, _ next: @escaping @Sendable () -> String?) -> Void
 
   /// Creates a recordable dependency.
@@ -37,12 +38,14 @@ public struct RecordableDependency: Sendable {
   ///     value; `next` returns `nil` once the recorded values run out.
   public init(
     name: String,
-    record: @escaping @Sendable (
-      inout DependencyValues, _ capture: @escaping @Sendable (String) -> Void
-    ) -> Void,
-    replay: @escaping @Sendable (
-      inout DependencyValues, _ next: @escaping @Sendable () -> String?
-    ) -> Void
+    record:
+      @escaping @Sendable (
+        inout DependencyValues, _ capture: @escaping @Sendable (String) -> Void
+      ) -> Void,
+    replay:
+      @escaping @Sendable (
+        inout DependencyValues, _ next: @escaping @Sendable () -> String?
+      ) -> Void
   ) {
     self.name = name
     self.record = record

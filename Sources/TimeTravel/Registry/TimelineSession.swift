@@ -101,8 +101,10 @@ extension Timeline: TimelineSession {
     isCancelled: () -> Bool
   ) throws -> (step: Int, stops: [SearchStop])? {
     forward
-      ? try self.continueForward(watching: watches, breakpoints: breakpoints, isCancelled: isCancelled)
-      : try self.reverseContinue(watching: watches, breakpoints: breakpoints, isCancelled: isCancelled)
+      ? try self.continueForward(
+        watching: watches, breakpoints: breakpoints, isCancelled: isCancelled)
+      : try self.reverseContinue(
+        watching: watches, breakpoints: breakpoints, isCancelled: isCancelled)
   }
 
   public func send(json: String) throws -> (diff: String?, reads: [String]) {
@@ -142,7 +144,9 @@ public struct ActionJSONError: Error, CustomStringConvertible {
     let path = self.error.codingPathDescription
     var reason = self.error.reason
     if reason.hasSuffix(".") { reason.removeLast() }
-    if reason.hasPrefix("expected ") && reason.hasSuffix("Invalid number of keys found, expected one") {
+    if reason.hasPrefix("expected ")
+      && reason.hasSuffix("Invalid number of keys found, expected one")
+    {
       reason = "an action is an object with one key, the name of a case this type has"
     }
     return """

@@ -41,8 +41,9 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
         index += 1
       } else if character.isLetter || character == "_" {
         var end = index
-        while end < characters.count, characters[end].isLetter || characters[end].isNumber
-          || characters[end] == "_"
+        while end < characters.count,
+          characters[end].isLetter || characters[end].isNumber
+            || characters[end] == "_"
         {
           end += 1
         }
@@ -101,8 +102,9 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
         }
       case let .index(index):
         let elements = Array(mirror.children)
-        guard mirror.displayStyle == .collection || mirror.displayStyle == .set
-          || !elements.isEmpty && elements.allSatisfy({ $0.label == nil })
+        guard
+          mirror.displayStyle == .collection || mirror.displayStyle == .set
+            || !elements.isEmpty && elements.allSatisfy({ $0.label == nil })
         else {
           throw StatePathError(
             path: self.description, column: nil,
@@ -112,7 +114,8 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
         guard index < elements.count else {
           throw StatePathError(
             path: self.description, column: nil,
-            reason: "\(Self.describe(walked)) has \(elements.count) elements; [\(index)] is past the end"
+            reason:
+              "\(Self.describe(walked)) has \(elements.count) elements; [\(index)] is past the end"
           )
         }
         value = elements[index].value

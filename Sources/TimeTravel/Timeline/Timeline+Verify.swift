@@ -26,14 +26,14 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
     let opening =
       self.lastAgreement + 1 == self.checkpoint
       ? """
-        The replay differs from the recording at step \(self.checkpoint), which has a checkpoint \
-        of its own: the step before it still agreed.
-        """
+      The replay differs from the recording at step \(self.checkpoint), which has a checkpoint \
+      of its own: the step before it still agreed.
+      """
       : """
-        The replay differs from the recording at checkpoint \(self.checkpoint) \
-        (steps \(self.lastAgreement + 1)–\(self.checkpoint) since the last state that agreed). \
-        \(self.narrowed)
-        """
+      The replay differs from the recording at checkpoint \(self.checkpoint) \
+      (steps \(self.lastAgreement + 1)–\(self.checkpoint) since the last state that agreed). \
+      \(self.narrowed)
+      """
     return """
       \(opening)
 
@@ -48,11 +48,11 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
 
   private var narrowed: String {
     self.firstSuspect.map {
-        """
-        Step \($0) is the first to replay differently from the recording (it read its \
-        dependencies differently, or reported an issue).
-        """
-      }
+      """
+      Step \($0) is the first to replay differently from the recording (it read its \
+      dependencies differently, or reported an issue).
+      """
+    }
       ?? """
       The recording keeps full states only at checkpoints: the change happened in steps \
       \(self.lastAgreement + 1) to \(self.checkpoint).
@@ -104,7 +104,8 @@ extension Timeline {
         checkpoint: step,
         lastAgreement: lastAgreement,
         firstSuspect: firstSuspect,
-        action: String(customDumping: try self.recording.action(reported, as: R.Action.self).action),
+        action: String(
+          customDumping: try self.recording.action(reported, as: R.Action.self).action),
         time: self.recording.time(ofAction: reported),
         issues: suspectIssues,
         diff: CustomDump.diff(recorded, replayedState) ?? "(the states differ, but dump the same)"

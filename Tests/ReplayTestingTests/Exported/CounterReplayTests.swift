@@ -8,7 +8,9 @@ import ReplayTesting
 import Testing
 
 @Test func counterReplaysAsRecorded() throws {
-  let recording = ["..", "..", "..", "Recordings", "counter.actionlog"].reduce(URL(fileURLWithPath: #filePath).deletingLastPathComponent()) {
+  let recording = ["..", "..", "..", "Recordings", "counter.actionlog"].reduce(
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  ) {
     $0.appendingPathComponent($1)
   }
   try assertReplay(recording, feature: "counter") {

@@ -8,7 +8,9 @@ import ReplayTesting
 import Testing
 
 @Test func songsHeartBugReplaysAsRecorded() throws {
-  let recording = ["..", "..", "..", "Recordings", "songs-heart-bug.actionlog"].reduce(URL(fileURLWithPath: #filePath).deletingLastPathComponent()) {
+  let recording = ["..", "..", "..", "Recordings", "songs-heart-bug.actionlog"].reduce(
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+  ) {
     $0.appendingPathComponent($1)
   }
   try assertReplay(recording, feature: "songs") {

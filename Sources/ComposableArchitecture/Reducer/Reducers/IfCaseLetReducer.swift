@@ -125,7 +125,8 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     state = self.toChildState.embed(childState)
     let toChildAction = self.toChildAction
-    return effect
+    return
+      effect
       .map { toChildAction.embed($0) }
       ._cancellable(navigationIDPath: childPath)
   }

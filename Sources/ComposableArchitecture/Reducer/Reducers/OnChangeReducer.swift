@@ -38,6 +38,7 @@ where Base.State == Body.State, Base.Action == Body.Action {
     let baseEffects = self.base.reduce(into: &state, action: action)
     let newValue = self.toValue(state)
     guard oldValue != newValue else { return baseEffects }
-    return .merge(baseEffects, self.reducer(oldValue, newValue).reduce(into: &state, action: action))
+    return .merge(
+      baseEffects, self.reducer(oldValue, newValue).reduce(into: &state, action: action))
   }
 }
