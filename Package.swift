@@ -128,7 +128,9 @@ let package = Package(
     ),
     .testTarget(
       name: "ReplayCommandTests",
-      dependencies: ["ActionLog", "ComposableArchitecture", "ReplayREPL", "TestSupport", "TimeTravel"],
+      dependencies: [
+        "ActionLog", "ComposableArchitecture", "ReplayREPL", "TestSupport", "TimeTravel",
+      ],
       // The pseudo-terminal driver the tests run with python3.
       exclude: ["Support"]
     ),

@@ -357,7 +357,8 @@ ALWAYS_INLINE als_scan_result scan_lines(
     size_t cursor = position;
     while (group < 3 && cursor < end) {
       size_t window = end - cursor;
-      if (window > maximum_payload + PREFIX_LENGTH + 1) window = maximum_payload + PREFIX_LENGTH + 1;
+      size_t longest = maximum_payload + PREFIX_LENGTH + 1;
+      if (window > longest) window = longest;
       // NB: A shorter line is no record; looking past it joins it to the next, whose checksum
       // then fails, and the scan stops before it as it would have.
       if (window < SHORTEST_LINE) break;

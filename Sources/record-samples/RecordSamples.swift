@@ -259,8 +259,10 @@ extension RecordSamples {
             "Removing a favourite leaves its heart filled (fixed): the session of that report"
         ]
         : [
-          "description":
-            "Removing a favourite leaves its heart filled, and tapping it then does not add the song back"
+          "description": """
+            Removing a favourite leaves its heart filled, and tapping it then does not add the \
+            song back
+            """
         ]
     )
     let store = Store(initialState: SongsApp.State()) {

@@ -197,7 +197,8 @@ public final class Recording: Sendable {
   /// Decodes action `seq`.
   ///
   /// - Throws: ``ActionLogError/noSuchAction(seq:count:)``,
-  ///   ``ActionLogError/actionNotRecorded(seq:note:)``, ``ActionLogError/undecodable(record:offset:codingPath:reason:)``.
+  ///   ``ActionLogError/actionNotRecorded(seq:note:)``,
+  ///   ``ActionLogError/undecodable(record:offset:codingPath:reason:)``.
   public func action<Action: Decodable>(
     _ seq: Int, as type: Action.Type = Action.self
   ) throws -> RecordedAction<Action> {

@@ -41,7 +41,10 @@ extension ReplayCommand {
 
     @Option(
       help:
-        "The operating system the recording was made on (default: this one's, unless the recording says)."
+        """
+        The operating system the recording was made on (default: this one's, unless the \
+        recording says).
+        """
     )
     var os: String?
 
@@ -165,7 +168,8 @@ extension ReplayCommand {
           lines.append("  this time  \(summary.redactedValues) values redacted")
         }
         lines.append(
-          "  integrity  \(summary.records) records, every checksum and the header checked; \(summary.ending)"
+          "  integrity  \(summary.records) records, every checksum and the header checked; "
+            + "\(summary.ending)"
         )
         print(lines.joined(separator: "\n"))
         let unmatched =
@@ -174,8 +178,11 @@ extension ReplayCommand {
         for path in unmatched {
           FileHandle.standardError.write(
             Data(
-              "warning: the \(path) matched no value: check its spelling (cut -c10- \(self.output) | jq).\n"
-                .utf8)
+              """
+              warning: the \(path) matched no value: check its spelling \
+              (cut -c10- \(self.output) | jq).
+
+              """.utf8)
           )
         }
       }

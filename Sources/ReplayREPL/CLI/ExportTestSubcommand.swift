@@ -59,7 +59,10 @@ extension ReplayCommand {
         let parts = header.stateType.split(separator: ".").map(String.init)
         guard parts.count >= 3 else {
           throw CommandFailure(
-            "cannot tell the module and reducer from the state type \(header.stateType): give --reducer.",
+            """
+            cannot tell the module and reducer from the state type \(header.stateType): give \
+            --reducer.
+            """,
             code: 2
           )
         }

@@ -35,8 +35,10 @@ extension ReplayCommand {
       var lines = [
         file,
         "  feature      \(header.feature) (\(header.stateType), \(header.actionType))",
-        "  recorded     \(iso8601(header.startedAt)), \(recording.count) actions over \(seconds(recording.duration))",
-        "  checkpoints  \(recording.checkpoints.count) (every \(header.checkpointInterval) actions)",
+        "  recorded     \(iso8601(header.startedAt)), \(recording.count) actions over "
+          + seconds(recording.duration),
+        "  checkpoints  \(recording.checkpoints.count) "
+          + "(every \(header.checkpointInterval) actions)",
         "  ending       \(recording.ending)",
         "  size         \(recording.byteCount) bytes",
       ]
@@ -51,7 +53,8 @@ extension ReplayCommand {
         lines.append("  replayable   yes: this replay knows \"\(feature.id)\"")
       } else {
         lines.append(
-          "  replayable   no: this replay does not know \"\(header.feature)\" (states come from checkpoints only)"
+          "  replayable   no: this replay does not know \"\(header.feature)\" "
+            + "(states come from checkpoints only)"
         )
       }
       for warning in recording.warnings {

@@ -54,7 +54,8 @@ extension ReplayCommand {
           ?? ScriptLineSource()
         if isTerminal {
           print(
-            "\(recording.header.feature): \(recording.count) actions. Type \"help\" for the commands."
+            "\(recording.header.feature): \(recording.count) actions. "
+              + "Type \"help\" for the commands."
           )
         }
         while !interpreter.isFinished, let line = source.readLine(prompt: interpreter.prompt) {

@@ -49,7 +49,8 @@ extension ReplayCommand {
         }
         let name = URL(fileURLWithPath: self.recording.file).lastPathComponent
         print(
-          "\(name): today's reducer reproduces \(everyCheckpoint(recording.checkpoints.count)) of \(recording.count) actions."
+          "\(name): today's reducer reproduces \(everyCheckpoint(recording.checkpoints.count)) of "
+            + "\(recording.count) actions."
         )
         if recording.ending != .clean {
           print("note: the recording is \(recording.ending); only its whole records were verified.")

@@ -124,7 +124,8 @@ extension Timeline {
   }
 }
 
-/// The names of every enum case in a value, at any depth: `todos(.element(id:action: .checkBoxToggled))`
+/// The names of every enum case in a value, at any depth:
+/// `todos(.element(id:action: .checkBoxToggled))`
 /// has `todos`, `element` and `checkBoxToggled`.
 func caseNames(of value: Any) -> Set<String> {
   var names: Set<String> = []

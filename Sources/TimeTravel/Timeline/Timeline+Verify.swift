@@ -34,12 +34,17 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
       (steps \(self.lastAgreement + 1)–\(self.checkpoint) since the last state that agreed). \
       \(self.narrowed)
       """
+    let reported =
+      self.issues.isEmpty
+      ? ""
+      : "\n  The reducer reported:\n"
+        + self.issues.map { "• \($0)" }.joined(separator: "\n").indent(by: 4) + "\n"
     return """
       \(opening)
 
         Action at step \(self.step) (+\(self.time.secondsText)):
       \(self.action.indent(by: 4))
-      \(self.issues.isEmpty ? "" : "\n  The reducer reported:\n" + self.issues.map { "• \($0)" }.joined(separator: "\n").indent(by: 4) + "\n")
+      \(reported)
       \(self.diff.indent(by: 2))
 
       (Recorded: −, Replayed: +)
