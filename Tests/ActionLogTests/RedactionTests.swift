@@ -174,3 +174,27 @@ import Testing
     )
   }
 }
+
+@Suite struct RedactionPathMatchingTests {
+  @Test func anyDepthMatchesNoStepOrMany() throws {
+    let path = try RedactionPath("a.**.c")
+    #expect(path.matchesPrefix(of: [.key("a"), .key("c")]))
+    #expect(path.matchesPrefix(of: [.key("a"), .key("b"), .index(2), .key("c"), .key("d")]))
+    #expect(!path.matchesPrefix(of: [.key("a"), .key("b")]))
+    #expect(!path.matchesPrefix(of: [.key("b"), .key("c")]))
+    let title = try RedactionPath("todos[*].title")
+    #expect(title.matchesPrefix(of: [.key("todos"), .index(3), .key("title")]))
+    #expect(!(try RedactionPath("todos[1]").matchesPrefix(of: [.key("todos"), .index(3)])))
+  }
+
+  /// Tried one by one, forty `**` against two hundred steps are more ways than can be counted;
+  /// kept as a set of positions, they are forty times two hundred.
+  @Test func manyAnyDepthSegmentsAreMatchedAtOnce() throws {
+    let path = try RedactionPath(
+      Array(repeating: "**", count: 40).joined(separator: ".") + ".secret"
+    )
+    let deep = [JSONPathStep](repeating: .key("a"), count: 200)
+    #expect(!path.matchesPrefix(of: deep))
+    #expect(path.matchesPrefix(of: deep + [.key("secret")]))
+  }
+}

@@ -47,10 +47,19 @@ public struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
     RedactionPath(components: [.key(field)] + self.components, description: self.description)
   }
 
+  /// The longest path accepted, in characters: a header may claim anything.
+  static let maximumLength = 1_024
+
   private static func parse(_ text: String) throws -> [Component] {
-    let characters = Array(text)
+    let characters = Array(text.prefix(Self.maximumLength + 1))
     guard !characters.isEmpty else {
       throw RedactionPathError(path: text, position: 0, problem: "the path is empty")
+    }
+    guard characters.count <= Self.maximumLength else {
+      throw RedactionPathError(
+        path: String(text.prefix(40)) + "…", position: Self.maximumLength,
+        problem: "the path is longer than \(Self.maximumLength) characters"
+      )
     }
     var components: [Component] = []
     var index = 0
@@ -116,27 +125,51 @@ public struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
     Self.matches(self.components[...], path[...])
   }
 
+  /// Whether `pattern` names a prefix of `path`, in time linear in both: the positions in the
+  /// pattern reachable after each step are kept as a set (a `**` may stand for no step), rather
+  /// than tried one by one, which several `**` would make exponential.
   private static func matches(
     _ pattern: ArraySlice<Component>, _ path: ArraySlice<JSONPathStep>
   ) -> Bool {
-    guard let first = pattern.first else { return true }
-    if case .anyDepth = first {
-      var rest = path
-      while true {
-        if Self.matches(pattern.dropFirst(), rest) { return true }
-        guard !rest.isEmpty else { return false }
-        rest = rest.dropFirst()
+    let pattern = Array(pattern)
+    let end = pattern.count
+    var current = [Bool](repeating: false, count: end + 1)
+    var next = current
+    func reach(_ position: Int, in set: inout [Bool]) {
+      var position = position
+      while position <= end, !set[position] {
+        set[position] = true
+        guard position < end, case .anyDepth = pattern[position] else { return }
+        position += 1
       }
     }
-    guard let step = path.first else { return false }
-    let stepMatches: Bool
-    switch (first, step) {
-    case let (.key(name), .key(key)): stepMatches = name == key
-    case let (.index(wanted), .index(index)): stepMatches = wanted == index
-    case (.anyKey, .key), (.anyIndex, .index): stepMatches = true
-    default: stepMatches = false
+    reach(0, in: &current)
+    for step in path {
+      if current[end] { return true }
+      for index in next.indices { next[index] = false }
+      var any = false
+      for position in 0..<end where current[position] {
+        switch (pattern[position], step) {
+        case (.anyDepth, _):
+          reach(position, in: &next)
+          any = true
+        case let (.key(name), .key(key)) where name == key:
+          reach(position + 1, in: &next)
+          any = true
+        case let (.index(wanted), .index(index)) where wanted == index:
+          reach(position + 1, in: &next)
+          any = true
+        case (.anyKey, .key), (.anyIndex, .index):
+          reach(position + 1, in: &next)
+          any = true
+        default:
+          continue
+        }
+      }
+      guard any else { return false }
+      swap(&current, &next)
     }
-    return stepMatches && Self.matches(pattern.dropFirst(), path.dropFirst())
+    return current[end]
   }
 }
 

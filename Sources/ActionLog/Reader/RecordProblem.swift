@@ -64,3 +64,11 @@ private func hex(_ value: UInt32) -> String {
   let digits = String(value, radix: 16)
   return String(repeating: "0", count: max(0, 8 - digits.count)) + digits
 }
+
+/// What an effect's action may name as its trigger, for messages: an action before `seq`.
+func earlierActions(before seq: Int) -> String {
+  seq <= 1
+    ? "an earlier action: action 1 comes first, so no effect can have fed it back"
+    : "an earlier action: an action an effect fed back names the action whose effect it was, "
+      + "from 1 to \(seq - 1)"
+}

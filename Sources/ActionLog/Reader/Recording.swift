@@ -94,9 +94,12 @@ public final class Recording: Sendable {
     codec: any RecordCodec = CompactJSONCodec(),
     progress: ((_ bytesRead: Int, _ totalBytes: Int) -> Void)? = nil
   ) throws {
+    // NB: Skipping damaged records is for a recording that is damaged, or checked as if it
+    // were: the sequential scan checks every record's fields where they are read (the parallel
+    // scan leaves an action's time and trigger to be checked when the action is read).
     try self.init(
       data: data, url: url, recovery: recovery, limits: limits, codec: codec, progress: progress,
-      strategy: .automatic
+      strategy: recovery == .skipDamagedRecords ? .sequential : .automatic
     )
   }
 
@@ -204,6 +207,19 @@ public final class Recording: Sendable {
   ) throws -> RecordedAction<Action> {
     let line = try self.actionLine(seq)
     let record = try self.decode(ActionRecord<Action>.self, at: line)
+    // NB: The scan checked these where it read them; the parallel scan reads them only here.
+    guard record.time >= 0 else {
+      throw ActionLogError.undecodable(
+        record: line.record, offset: line.offset, codingPath: "time",
+        reason: "\(record.time) is before the start: an action's time counts from 0"
+      )
+    }
+    if let trigger = record.trigger, !(1..<seq).contains(trigger) {
+      throw ActionLogError.undecodable(
+        record: line.record, offset: line.offset, codingPath: "trigger",
+        reason: "\(trigger) is not " + earlierActions(before: seq)
+      )
+    }
     return RecordedAction(
       seq: seq,
       time: .nanoseconds(record.time),

@@ -26,6 +26,10 @@ struct Scanner {
   private(set) var checkpointLines: [Int: LineRange] = [:]
   private(set) var unrecordedNotes: [Int: String] = [:]
   private(set) var endTime: Int64?
+  /// The most actions a gap may stand for when damaged records are skipped: as many as the
+  /// file's size could have held, whatever a seq claims, so that the places kept for them cost
+  /// no more than a small multiple of the file.
+  private var maximumLostActions = 0
 
   init(
     path: String,
@@ -49,6 +53,8 @@ struct Scanner {
       throw ActionLogError.empty(path: self.path)
     }
     let total = bytes.count
+    // NB: No action line is shorter than 64 bytes (its checksum, envelope and value).
+    self.maximumLostActions = total / 64
     let lineLimit = self.limits.maximumRecordLength + Framing.prefixLength
     // Most action lines are longer than 64 bytes: reserve once rather than grow.
     let estimate = total / 64
@@ -277,11 +283,26 @@ struct Scanner {
       guard let seq = prefix.seq, let time = prefix.time else {
         return problem(.unreadablePayload("an action record needs \"seq\" and \"time\""))
       }
-      if seq > expected, self.recovery == .skipDamagedRecords {
+      if seq > expected, self.recovery == .skipDamagedRecords,
+        seq - expected <= self.maximumLostActions
+      {
         self.keepPlaces(ofLostActions: expected...(seq - 1), record: record, offset: offset)
       } else if seq != expected {
         return problem(.sequenceGap(expected: expected, found: seq))
       }
+      guard time >= 0 else {
+        return problem(
+          .unreadablePayload(
+            "its time is \(time): an action's time counts nanoseconds from the start, from 0"
+          )
+        )
+      }
+      if let trigger = prefix.trigger, !(1..<seq).contains(trigger) {
+        return problem(
+          .unreadablePayload("its trigger is \(trigger), not " + earlierActions(before: seq))
+        )
+      }
+
       self.actions.append(range)
       self.actions.times.append(time)
       self.actions.triggers.append(Int32(clamping: prefix.trigger ?? 0))
@@ -291,7 +312,9 @@ struct Scanner {
       guard let seq = prefix.seq else {
         return problem(.unreadablePayload("a checkpoint record needs \"seq\""))
       }
-      if seq > self.actions.count, self.recovery == .skipDamagedRecords {
+      if seq > self.actions.count, self.recovery == .skipDamagedRecords,
+        seq - self.actions.count <= self.maximumLostActions
+      {
         self.keepPlaces(ofLostActions: expected...seq, record: record, offset: offset)
       }
       guard seq >= 1, seq <= self.actions.count else {

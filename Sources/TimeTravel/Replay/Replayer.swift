@@ -47,7 +47,8 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
       origin: {
         switch recorded.origin {
         case .send: .send
-        case let .effect(parent): .effect(parent: UInt64(parent))
+        // NB: The recording checked that the parent is an earlier action, so from 1.
+        case let .effect(parent): .effect(parent: UInt64(clamping: parent))
         }
       }(),
       captured: recorded.captured,

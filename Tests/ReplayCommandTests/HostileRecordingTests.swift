@@ -1,0 +1,182 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Recordings whose checksums are right but whose records claim what no recorder writes: each is
+/// answered with what is wrong and where, by the real `replay`, never with a trap or a hang.
+@Suite struct HostileRecordingTests {
+  /// The bundled counter recording's records as JSON objects, one per line.
+  static func records() throws -> [[String: Any]] {
+    let data = try Data(contentsOf: bundledRecording("counter"))
+    return try data.split(separator: UInt8(ascii: "\n")).map { line in
+      try #require(
+        JSONSerialization.jsonObject(with: Data(line.dropFirst(9))) as? [String: Any]
+      )
+    }
+  }
+
+  /// Writes `records` framed, as a recorder would, and runs `replay` with `arguments` on them.
+  private func replay(
+    _ arguments: [String], on records: [[String: Any]]
+  ) async throws -> (result: ProcessResult, offsets: [Int], path: String) {
+    var bytes = Data()
+    for record in records {
+      let payload = try JSONSerialization.data(
+        withJSONObject: record, options: [.sortedKeys, .withoutEscapingSlashes]
+      )
+      bytes += framedLine(String(decoding: payload, as: UTF8.self))
+    }
+    let directory = TemporaryDirectory()
+    let file = directory.file("hostile.actionlog")
+    try bytes.write(to: file)
+    let result = try await run("replay", arguments + [file.lastPathComponent], in: directory.url)
+    return (result, lineOffsets(bytes), file.path)
+  }
+
+  /// The index of the `n`th record (from 1) of `kind`.
+  private func index(of kind: String, _ n: Int, in records: [[String: Any]]) throws -> Int {
+    try #require(
+      records.indices.filter { records[$0]["kind"] as? String == kind }.dropFirst(n - 1).first
+    )
+  }
+
+  @Test func aNegativeTriggerIsNamed() async throws {
+    var records = try Self.records()
+    let fifth = try self.index(of: "action", 5, in: records)
+    records[fifth]["trigger"] = -5
+    let (checked, offsets, _) = try await self.replay(["verify", "--integrity"], on: records)
+    #expect(
+      checked
+        == ProcessResult(
+          status: 1,
+          output: """
+            hostile.actionlog is damaged:
+              • record 6 (byte offset \(offsets[5])) is not a record: its trigger is -5, not an \
+            earlier action: an action an effect fed back names the action whose effect it was, \
+            from 1 to 4
+              • record 7 (byte offset \(offsets[6])) comes after a gap: action 5 is missing \
+            before it
+            Its whole records still open (replay hostile.actionlog --skip-damaged); ask for the \
+            recording again if it matters.
+
+            """,
+          errors: ""
+        )
+    )
+    // Replaying stops at the record, where it once trapped converting the trigger.
+    let (verified, _, _) = try await self.replay(["verify"], on: records)
+    #expect(verified.status == 0)
+    #expect(
+      verified.output.hasSuffix(
+        """
+        note: the recording is stopped at record 6 (byte offset \(offsets[5])) is not a record: \
+        its trigger is -5, not an earlier action: an action an effect fed back names the action \
+        whose effect it was, from 1 to 4; only its whole records were verified.
+
+        """
+      ),
+      "\(verified.output)"
+    )
+  }
+
+  @Test func aTriggerOnTheFirstActionIsNamedWhereItIsRead() async throws {
+    var records = try Self.records()
+    let first = try self.index(of: "action", 1, in: records)
+    records[first]["trigger"] = 3
+    // The parallel scan checks that a trigger is a number; reading the action checks the rest.
+    let (verified, offsets, _) = try await self.replay(["verify"], on: records)
+    #expect(
+      verified
+        == ProcessResult(
+          status: 1,
+          output: "",
+          errors: """
+            replay: Record 2 (byte offset \(offsets[1])) cannot be decoded at trigger: 3 is not \
+            an earlier action: action 1 comes first, so no effect can have fed it back. The \
+            recording may come from another version of the feature; replay it with the code that \
+            recorded it, or record it again.
+
+            """
+        )
+    )
+  }
+
+  @Test func aTimeBeforeTheStartIsNamed() async throws {
+    var records = try Self.records()
+    let first = try self.index(of: "action", 1, in: records)
+    records[first]["time"] = Int64.min
+    let (checked, offsets, _) = try await self.replay(["verify", "--integrity"], on: records)
+    #expect(checked.status == 1)
+    #expect(
+      checked.output.hasPrefix(
+        """
+        hostile.actionlog is damaged:
+          • record 2 (byte offset \(offsets[1])) is not a record: its time is \
+        -9223372036854775808: an action's time counts nanoseconds from the start, from 0
+
+        """
+      ),
+      "\(checked.output)"
+    )
+  }
+
+  @Test func aCheckpointClaimingTheLastIntegerIsAnsweredAtOnce() async throws {
+    var records = try Self.records()
+    let checkpoint = try self.index(of: "checkpoint", 1, in: records)
+    records[checkpoint]["seq"] = Int.max
+    let (checked, offsets, _) = try await self.replay(["verify", "--integrity"], on: records)
+    #expect(checked.status == 1)
+    #expect(
+      checked.output.hasPrefix(
+        """
+        hostile.actionlog is damaged:
+          • record \(checkpoint + 1) (byte offset \(offsets[checkpoint])) is out of place: a \
+        checkpoint after action 9223372036854775807, which is not recorded yet
+
+        """
+      ),
+      "\(checked.output)"
+    )
+  }
+
+  @Test func anActionClaimingABillionIsAnsweredAtOnce() async throws {
+    var records = try Self.records()
+    let fifth = try self.index(of: "action", 5, in: records)
+    records[fifth]["seq"] = 1_000_000_000
+    let (checked, offsets, _) = try await self.replay(["verify", "--integrity"], on: records)
+    #expect(checked.status == 1)
+    #expect(
+      checked.output.hasPrefix(
+        """
+        hostile.actionlog is damaged:
+          • record 6 (byte offset \(offsets[5])) is action 1000000000, but action 5 was \
+        expected: actions are missing
+
+        """
+      ),
+      "\(checked.output)"
+    )
+  }
+
+  @Test func aRedactionPathPastTheLimitIsRefused() async throws {
+    var records = try Self.records()
+    let path = Array(repeating: "a", count: 5_000).joined(separator: ".")
+    records[0]["redacted"] = ["state": [path], "actions": [String]()]
+    let (verified, _, file) = try await self.replay(["verify"], on: records)
+    #expect(
+      verified
+        == ProcessResult(
+          status: 1,
+          output: "",
+          errors: """
+            replay: \(file) does not start with a valid header record (redacted: The \
+            redaction path "a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.…" is not valid at character \
+            1025: the path is longer than 1024 characters. Write paths as todos[*].title, \
+            user.email or **.password.). It may not be an action log, or its first line is \
+            damaged; nothing can be replayed without the header.
+
+            """
+        )
+    )
+  }
+}
