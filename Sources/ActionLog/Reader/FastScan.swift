@@ -269,32 +269,4 @@ enum FastScan {
     /// `xxxxxxxx {"kind":"action","seq":1,"source":"send","time":0}` and a newline.
     static let shortestActionLine = 60
   }
-
-  /// A record's envelope read from the start of its payload as this library writes it
-  /// (`{"kind":"action","seq":12,"source":"effect","time":3400,"trigger":11,…`), comparing bytes
-  /// and allocating nothing; `nil` when the payload does not start that way.
-  struct Envelope {
-    enum Kind { case action, checkpoint, note, end }
-
-    var kind: Kind
-    var seq: Int64
-    /// An action's or the end's time.
-    var time: Int64?
-    /// An effect action's trigger.
-    var trigger: Int64?
-
-    init?(_ payload: UnsafePointer<UInt8>, count: Int) {
-      var envelope = als_envelope()
-      guard als_read_envelope(payload, count, &envelope) == 1 else { return nil }
-      switch envelope.kind {
-      case Int32(ALS_KIND_ACTION): self.kind = .action
-      case Int32(ALS_KIND_CHECKPOINT): self.kind = .checkpoint
-      case Int32(ALS_KIND_NOTE): self.kind = .note
-      default: self.kind = .end
-      }
-      self.seq = envelope.seq
-      self.time = envelope.time >= 0 ? envelope.time : nil
-      self.trigger = envelope.trigger >= 0 ? envelope.trigger : nil
-    }
-  }
 }

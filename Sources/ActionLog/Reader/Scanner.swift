@@ -259,12 +259,12 @@ struct Scanner {
     guard computed == written else {
       return problem(.checksumMismatch(written: written, computed: computed))
     }
-    let prefix: Prefix
-    if let fast = Prefix(fastPathOf: payload) {
+    let prefix: RecordEnvelope
+    if let fast = RecordEnvelope(fastPathOf: payload) {
       prefix = fast
     } else {
       do {
-        prefix = try Prefix(self.codec.decode(PrefixRecord.self, from: payload))
+        prefix = try RecordEnvelope(self.codec.decode(RecordEnvelope.Decoded.self, from: payload))
       } catch let error as DecodingError {
         return problem(.unreadablePayload(error.reason))
       } catch {
@@ -279,7 +279,7 @@ struct Scanner {
     let expected = self.actions.count + 1
 
     switch prefix.kind {
-    case .action:
+    case .action?:
       guard let seq = prefix.seq, let time = prefix.time else {
         return problem(.unreadablePayload("an action record needs \"seq\" and \"time\""))
       }
@@ -308,7 +308,7 @@ struct Scanner {
       self.actions.triggers.append(Int32(clamping: prefix.trigger ?? 0))
       return .ok
 
-    case .checkpoint:
+    case .checkpoint?:
       guard let seq = prefix.seq else {
         return problem(.unreadablePayload("a checkpoint record needs \"seq\""))
       }
@@ -323,7 +323,7 @@ struct Scanner {
       self.checkpointLines[seq] = range
       return .ok
 
-    case .note:
+    case .note?:
       let seq = prefix.seq ?? self.actions.count
       let note = try? self.codec.decode(NoteRecord.self, from: payload)
       let text = note?.text ?? ""
@@ -337,7 +337,7 @@ struct Scanner {
       self.warnings.append(.note(seq: seq, text: text))
       return .ok
 
-    case .end:
+    case .end?:
       let count = prefix.seq ?? self.actions.count
       if count != self.actions.count {
         self.warnings.append(.endCountMismatch(end: count, actions: self.actions.count))
@@ -345,11 +345,11 @@ struct Scanner {
       self.endTime = prefix.time ?? (try? self.codec.decode(EndRecord.self, from: payload))?.time
       return .ended
 
-    case .header:
+    case .header?:
       return problem(.misplaced("a second header record"))
 
-    case let .other(kind):
-      self.warnings.append(.unknownKind(kind, record: record, offset: offset))
+    case nil:
+      self.warnings.append(.unknownKind(prefix.kindName, record: record, offset: offset))
       return .ok
     }
   }
@@ -377,63 +377,6 @@ extension Scanner {
     self.actions.triggers.append(0)
     self.unrecordedNotes[seq] = note
   }
-}
-
-/// A record's envelope: what the scan needs to index it.
-private struct Prefix {
-  /// The record kinds this reader knows, and the others.
-  enum Kind: Equatable {
-    case header, action, checkpoint, note, end
-    case other(String)
-
-    init(_ name: String) {
-      switch RecordKind(rawValue: name) {
-      case .header: self = .header
-      case .action: self = .action
-      case .checkpoint: self = .checkpoint
-      case .note: self = .note
-      case .end: self = .end
-      case nil: self = .other(name)
-      }
-    }
-  }
-
-  var kind: Kind
-  var seq: Int?
-  var time: Int64?
-  var trigger: Int?
-
-  init(_ record: PrefixRecord) {
-    self.kind = Kind(record.kind)
-    self.seq = record.seq
-    self.time = record.time
-    self.trigger = record.trigger
-  }
-
-  /// The envelope as this library writes it, read without decoding; `nil` when the payload
-  /// does not start that way.
-  init?(fastPathOf payload: UnsafeRawBufferPointer) {
-    guard let base = payload.baseAddress?.assumingMemoryBound(to: UInt8.self),
-      let envelope = FastScan.Envelope(base, count: payload.count)
-    else { return nil }
-    switch envelope.kind {
-    case .action: self.kind = .action
-    case .checkpoint: self.kind = .checkpoint
-    case .note: self.kind = .note
-    case .end: self.kind = .end
-    }
-    self.seq = Int(envelope.seq)
-    self.time = envelope.time
-    self.trigger = envelope.trigger.map { Int($0) }
-  }
-}
-
-/// The envelope fields, decoded in full when the fast path does not apply.
-private struct PrefixRecord: Decodable {
-  var kind: String
-  var seq: Int?
-  var time: Int64?
-  var trigger: Int?
 }
 
 /// The fields that say which format a header was written with.
