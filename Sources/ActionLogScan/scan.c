@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: one translation unit, so that the line loop inlines its helpers
+// (the checksum, the envelope and integer readers) as the scan's speed needs.
+
 #include "action_log_scan.h"
 
 #include <string.h>

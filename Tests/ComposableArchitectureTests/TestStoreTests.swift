@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: every failure message of the test store, each asserted whole,
+// over one small feature.
+
 import ComposableArchitecture
 import Foundation
 import TestSupport

@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: whole transcripts of the REPL's commands, scripted and on a
+// pseudo-terminal, over the same bundled recordings.
+
 import ComposableArchitecture
 import Foundation
 import TestSupport

@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: the recorder's behaviours, each over a short recording read
+// back whole.
+
 import ActionLog
 import ComposableArchitecture
 import ExampleFeatures

@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: the encoder, its tree and its three containers share the
+// tree's internals, which stay private to this file.
+
 import Foundation
 
 /// Encodes values as the compact, key-sorted JSON that Foundation's `JSONEncoder` writes with

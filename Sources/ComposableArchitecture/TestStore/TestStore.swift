@@ -1,3 +1,7 @@
+// NB: Over 400 lines on purpose: one type's API (send, four ways to receive, finish, the skips,
+// the end-of-test check) shares the store's private state, as TCA's TestStore.swift does; split
+// across files, that state would have to be visible to the whole module.
+
 import CasePaths
 import ConcurrencyExtras
 import CustomDump
