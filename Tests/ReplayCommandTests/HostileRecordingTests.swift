@@ -179,4 +179,31 @@ import Testing
         )
     )
   }
+
+  @Test func aReducerThatTrapsIsAVerdictWhenIsolated() async throws {
+    var records = try Self.records()
+    var state = try #require(records[0]["initialState"] as? [String: Any])
+    state["count"] = Int.max
+    records[0]["initialState"] = state
+    // The counter's first action increments the count: an overflow, which traps.
+    let (verified, _, _) = try await self.replay(["verify", "--isolated"], on: records)
+    #expect(
+      verified
+        == ProcessResult(
+          status: 1,
+          output: """
+            hostile.actionlog: the reducer crashed at step 1 of 118 (a trap: an arithmetic \
+            overflow, a failed precondition or a fatalError).
+
+              Action at step 1 (+0.350s):
+                CounterFeature.Action.incrementButtonTapped
+
+            The recording holds a value the reducer cannot handle there: fix the reducer if the \
+            value is one it may meet, or leave the recording out if it was made to break it.
+
+            """,
+          errors: ""
+        )
+    )
+  }
 }

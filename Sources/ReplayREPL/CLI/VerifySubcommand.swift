@@ -16,9 +16,14 @@ extension ReplayCommand {
         checksum and sequence number, and the end record. Exits with 0 when the file is whole \
         and intact, 1 naming each damaged record and its byte offset when it is not.
 
+        With --isolated, the reducer runs in a child process: a reducer that traps on a \
+        recording (an overflow on a value a hostile or old recording holds, say) is reported \
+        with the step it trapped at, and exit status 1, instead of ending replay itself.
+
         Examples:
           $ replay verify Recordings/todos.actionlog
           $ replay verify --integrity bug-report.actionlog
+          $ replay verify --isolated attachment.actionlog
         """
     )
 
@@ -27,9 +32,16 @@ extension ReplayCommand {
     @Flag(help: "Check the header and every record's checksum, without re-running the reducer.")
     var integrity = false
 
+    @Flag(help: "Re-run the reducer in a child process, so that a trap in it becomes a verdict.")
+    var isolated = false
+
+    @Option(help: ArgumentHelp("Where an isolated child marks its step.", visibility: .private))
+    var stepFile: String?
+
     func run() throws {
       try self.reportingFailures {
         if self.integrity { return try self.checkIntegrity() }
+        if self.isolated { return try self.verifyInChild() }
         let recording = try self.recording.open()
         let id = recording.header.feature
         guard let feature = ReplayCommand.feature(id) else {
@@ -43,7 +55,17 @@ extension ReplayCommand {
           )
         }
         let session = try feature.open(recording)
-        if let divergence = try session.verifyRecording(isCancelled: { false }) {
+        let marker = self.stepFile.flatMap(StepMarker.init(path:))
+        let progress = ReplayProgress(count: recording.count)
+        let divergence = try session.verifyRecording(
+          willReplay: { step in
+            marker?.mark(step)
+            progress?.show(step)
+          },
+          isCancelled: { false }
+        )
+        progress?.clear()
+        if let divergence {
           print(divergence)
           throw ExitCode(1)
         }

@@ -121,7 +121,9 @@ final class ReadOnlySession: TimelineSession {
     InterpreterError("\(what) re-runs the reducer, but \(self.reason).")
   }
 
-  func verifyRecording(isCancelled: () -> Bool) throws -> Divergence? {
+  func verifyRecording(
+    willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
+  ) throws -> Divergence? {
     throw self.needsFeature("verify")
   }
 

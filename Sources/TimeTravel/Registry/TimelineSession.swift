@@ -34,7 +34,11 @@ public protocol TimelineSession: AnyObject {
   /// compute or encode it. Moves to `step`.
   func encodedState(at step: Int) throws -> [UInt8]?
   /// The first checkpoint today's reducer does not reproduce, or `nil`.
-  func verifyRecording(isCancelled: () -> Bool) throws -> Divergence?
+  /// `willReplay` is told each step before the reducer runs it: a trap in the reducer then has
+  /// a step to be reported at.
+  func verifyRecording(
+    willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
+  ) throws -> Divergence?
   /// Searches forward or back for a step that matches a breakpoint or changes a watched value,
   /// and moves there; `nil` when there is none or `isCancelled` said to stop.
   func search(
@@ -63,8 +67,10 @@ extension Timeline: TimelineSession {
     return try FoundationJSONCodec().encode(state)
   }
 
-  public func verifyRecording(isCancelled: () -> Bool) throws -> Divergence? {
-    try self.verify(isCancelled: isCancelled)
+  public func verifyRecording(
+    willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
+  ) throws -> Divergence? {
+    try self.verify(willReplay: willReplay, isCancelled: isCancelled)
   }
 
   public var currentState: Any {

@@ -77,6 +77,7 @@ extension Timeline {
   public func verify(
     finalStateOnly: Bool = false,
     normalizing normalize: (inout R.State) -> Void = { _ in },
+    willReplay: (_ step: Int) -> Void = { _ in },
     isCancelled: () -> Bool = { false }
   ) throws -> Divergence? {
     var state = try self.replayer.initialState()
@@ -87,6 +88,7 @@ extension Timeline {
       finalStateOnly ? self.recording.checkpoints.suffix(1) : self.recording.checkpoints[...]
     for step in stride(from: 1, through: self.count, by: 1) {
       if step % 1_024 == 0, isCancelled() { return nil }
+      willReplay(step)
       let replayed = try self.replayer.apply(step, to: &state)
       if firstSuspect == nil, !replayed.isFaithful {
         firstSuspect = step

@@ -12,7 +12,7 @@ extension Interpreter.Command {
 extension Interpreter {
   func verify() throws -> String {
     var wasInterrupted = false
-    let divergence = try self.session.verifyRecording {
+    let divergence = try self.session.verifyRecording(willReplay: { _ in }) {
       wasInterrupted = wasInterrupted || self.interrupted()
       return wasInterrupted
     }
