@@ -100,14 +100,19 @@ enum FastScan {
     for index in 1..<max(chunks, 1) {
       guard let chunk = results[index].take() else { return nil }
       let lastSeq = result.actions.count
-      if let first = chunk.firstSeq, first != lastSeq + 1 { return nil }
-      if let early = chunk.checkpointsBeforeActions, early.lowest < 1 || early.highest > lastSeq {
+      if let first = chunk.firstSeq, !IndexRules.isNextAction(first, after: lastSeq) {
+        return nil
+      }
+      if let early = chunk.checkpointsBeforeActions,
+        !IndexRules.isPlacedCheckpoint(early.lowest, after: lastSeq)
+          || !IndexRules.isPlacedCheckpoint(early.highest, after: lastSeq)
+      {
         return nil
       }
       if result.endSeq != nil, chunk.lineCount > 0 { return nil }
       result.append(chunk, numberedFrom: record + 1)
       if let endSeq = chunk.endSeq {
-        guard endSeq == result.actions.count else { return nil }
+        guard IndexRules.endAgrees(endSeq, with: result.actions.count) else { return nil }
         result.endSeq = endSeq
         result.endTime = chunk.endTime
       }
@@ -200,7 +205,7 @@ enum FastScan {
       // the actions' places straight into the index; the other lines come back here, a batch at
       // a time. At most one action per shortest action line: untouched capacity costs no memory.
       chunk.lines = [als_place](
-        unsafeUninitializedCapacity: (end - start) / Self.shortestActionLine + 1
+        unsafeUninitializedCapacity: (end - start) / IndexRules.shortestActionLine + 1
       ) { actions, initialized in
         let batchSize = 256
         let others = UnsafeMutablePointer<als_other_line>.allocate(capacity: batchSize)
@@ -243,7 +248,9 @@ enum FastScan {
         switch line.kind {
         case Int32(ALS_KIND_CHECKPOINT):
           if line.last_action_seq >= 0 {
-            guard seq >= 1, seq <= Int(line.last_action_seq) else { return false }
+            guard IndexRules.isPlacedCheckpoint(seq, after: Int(line.last_action_seq)) else {
+              return false
+            }
             // NB: Seqs count actions from 1 with no gap, checked as the chunks are joined.
             self.recordsBetweenActions.append(Int(line.last_action_seq))
           } else {
@@ -264,9 +271,5 @@ enum FastScan {
       }
       return true
     }
-
-    /// The bytes of the shortest line that can hold an action:
-    /// `xxxxxxxx {"kind":"action","seq":1,"source":"send","time":0}` and a newline.
-    static let shortestActionLine = 60
   }
 }

@@ -53,8 +53,7 @@ struct Scanner {
       throw ActionLogError.empty(path: self.path)
     }
     let total = bytes.count
-    // NB: No action line is shorter than 64 bytes (its checksum, envelope and value).
-    self.maximumLostActions = total / 64
+    self.maximumLostActions = IndexRules.maximumLostActions(inFileOf: total)
     let lineLimit = self.limits.maximumRecordLength + Framing.prefixLength
     // Most action lines are longer than 64 bytes: reserve once rather than grow.
     let estimate = total / 64
@@ -287,7 +286,7 @@ struct Scanner {
         seq - expected <= self.maximumLostActions
       {
         self.keepPlaces(ofLostActions: expected...(seq - 1), record: record, offset: offset)
-      } else if seq != expected {
+      } else if !IndexRules.isNextAction(seq, after: self.actions.count) {
         return problem(.sequenceGap(expected: expected, found: seq))
       }
       guard time >= 0 else {
@@ -317,7 +316,7 @@ struct Scanner {
       {
         self.keepPlaces(ofLostActions: expected...seq, record: record, offset: offset)
       }
-      guard seq >= 1, seq <= self.actions.count else {
+      guard IndexRules.isPlacedCheckpoint(seq, after: self.actions.count) else {
         return problem(.misplaced("a checkpoint after action \(seq), which is not recorded yet"))
       }
       self.checkpointLines[seq] = range
@@ -339,7 +338,7 @@ struct Scanner {
 
     case .end?:
       let count = prefix.seq ?? self.actions.count
-      if count != self.actions.count {
+      if !IndexRules.endAgrees(count, with: self.actions.count) {
         self.warnings.append(.endCountMismatch(end: count, actions: self.actions.count))
       }
       self.endTime = prefix.time ?? (try? self.codec.decode(EndRecord.self, from: payload))?.time
