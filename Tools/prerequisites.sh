@@ -17,7 +17,8 @@ fail() {
 
 ensure_swift() {
   command -v swift >/dev/null 2>&1 || fail "Swift is not on PATH." \
-    "Install Swift 6.1 or newer (https://www.swift.org/install/linux/) and add its bin folder to PATH."
+    "Install Swift 6.1 or newer (https://www.swift.org/install/linux/)" \
+    "and add its bin folder to PATH."
 }
 
 # libedit-dev gives the REPL its line editing; pkg-config lets SwiftPM find it.
@@ -34,10 +35,11 @@ ensure_libedit() {
     # shellcheck disable=SC2086
     apt-get install -y -qq $packages >/dev/null || fail "apt-get could not install $packages." \
       "Run it by hand to see why: apt-get install -y $packages"
-    pkg-config --exists libedit || fail "libedit-dev is installed but pkg-config cannot find libedit." \
+    pkg-config --exists libedit \
+      || fail "libedit-dev is installed but pkg-config cannot find libedit." \
       "Check that libedit.pc is under /usr/lib/*/pkgconfig."
   else
-    fail "libedit-dev (and pkg-config) are missing, and this script can install them only as root." \
+    fail "libedit-dev (and pkg-config) are missing; this script installs them only as root." \
       "Run: sudo apt-get install -y $packages" \
       "then run this script again."
   fi

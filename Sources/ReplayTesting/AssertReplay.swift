@@ -61,8 +61,7 @@ public func assertReplay<R: Reducer>(
 }
 
 /// Re-runs an opened recording with today's reducer: see the variant that takes the recording's
-/// URL,
-/// ``assertReplay(_:feature:dependencies:finalStateOnly:normalize:rerecord:fileID:filePath:line:column:reducer:)-(URL,_,_,_,_,_,_,_,_,_,_)``.
+/// URL, which this one serves.
 public func assertReplay<R: Reducer>(
   _ recording: Recording,
   feature: String? = nil,

@@ -49,7 +49,8 @@ import Testing
     var missing: String? = nil
     var present: String? = "here"
     var text =
-      "quote \" backslash \\ slash / newline \n return \r tab \t bell \u{7} unit \u{1F} del \u{7F} é 😀 \u{8} \u{C}"
+      "quote \" backslash \\ slash / newline \n return \r tab \t bell \u{7} unit \u{1F} "
+        + "del \u{7F} é 😀 \u{8} \u{C}"
     var list = [[1, 2], [], [3]]
     var strings = ["a", "b/c"]
     var doubles = [1.5, 2.0, -0.25]

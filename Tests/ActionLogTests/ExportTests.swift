@@ -18,19 +18,20 @@ import Testing
     let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map {
       $0.dropFirst(9)
     }
-    #expect(
-      Array(lines.dropFirst()) == [
-        #"{"kind":"action","seq":1,"source":"send","time":10000000,"value":{"note":"","number":5}}"#,
-        #"{"kind":"action","seq":2,"source":"effect","time":20000000,"trigger":1,"value":{"note":"","number":6}}"#,
-        #"{"kind":"checkpoint","seq":2,"value":{"total":21}}"#,
-        #"{"kind":"action","seq":3,"source":"send","time":30000000,"value":{"note":"","number":7}}"#,
-        #"{"kind":"end","seq":3,"time":35000000}"#,
-      ]
-    )
+    let expected: [String] = [
+      #"{"kind":"action","seq":1,"source":"send","time":10000000,"value":{"note":"","number":5}}"#,
+      #"{"kind":"action","seq":2,"source":"effect","time":20000000,"trigger":1,"#
+        + #""value":{"note":"","number":6}}"#,
+      #"{"kind":"checkpoint","seq":2,"value":{"total":21}}"#,
+      #"{"kind":"action","seq":3,"source":"send","time":30000000,"value":{"note":"","number":7}}"#,
+      #"{"kind":"end","seq":3,"time":35000000}"#,
+    ]
+    #expect(lines.dropFirst().map(String.init) == expected)
     #expect(lines.first?.contains(#""initialState":{"total":10}"#) == true)
     #expect(
       lines.first?.contains(
-        #""metadata":{"app":"tests","cutFrom":"actions 5–7 of 7, recorded from 2025-11-22T02:53:20.000Z","os":"Linux"}"#
+        #""metadata":{"app":"tests","cutFrom":"actions 5–7 of 7,"#
+          + #" recorded from 2025-11-22T02:53:20.000Z","os":"Linux"}"#
       ) == true)
     #expect(lines.first?.contains(#""startedAt":"2025-11-22T02:53:20.040Z""#) == true)
   }
@@ -47,7 +48,8 @@ import Testing
     }
     #expect(
       lines[1]
-        == #"{"kind":"action","seq":1,"source":"effect","time":10000000,"value":{"note":"","number":3}}"#
+        == #"{"kind":"action","seq":1,"source":"effect","time":10000000,"value":{"note":"","#
+          + #""number":3}}"#
     )
   }
 

@@ -12,11 +12,13 @@ import Testing
     ("todos[", "The redaction path \"todos[\" is not valid at character 6: \"[\" is not closed."),
     (
       "todos[x]",
-      "The redaction path \"todos[x]\" is not valid at character 7: an index is a number or *, not \"x\"."
+      "The redaction path \"todos[x]\" is not valid at character 7: "
+        + "an index is a number or *, not \"x\"."
     ),
     (
       "todos[0]title",
-      "The redaction path \"todos[0]title\" is not valid at character 9: a \".\" or \"[\" must come before a name."
+      "The redaction path \"todos[0]title\" is not valid at character 9: "
+        + "a \".\" or \"[\" must come before a name."
     ),
     ("a]b", "The redaction path \"a]b\" is not valid at character 2: \"]\" has no \"[\"."),
   ])
@@ -31,7 +33,8 @@ import Testing
 
   @Test func pathsMatchWhatTheySay() throws {
     let json = #"""
-      {"a":{"b":"x","c":[{"d":"y","e":7},{"d":"z","e":8}]},"f":{"g":{"password":"p"},"password":"q"},"h":"k"}
+      {"a":{"b":"x","c":[{"d":"y","e":7},{"d":"z","e":8}]},\#
+      "f":{"g":{"password":"p"},"password":"q"},"h":"k"}
       """#
     func redacted(_ paths: String...) throws -> String {
       var placeholders = RedactionPlaceholders()
@@ -42,23 +45,28 @@ import Testing
     }
     #expect(
       try redacted("a.b")
-        == #"{"a":{"b":"‹redacted 1›","c":[{"d":"y","e":7},{"d":"z","e":8}]},"f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
+        == #"{"a":{"b":"‹redacted 1›","c":[{"d":"y","e":7},{"d":"z","e":8}]},"#
+          + #""f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
     )
     #expect(
       try redacted("a.c[*].d")
-        == #"{"a":{"b":"x","c":[{"d":"‹redacted 1›","e":7},{"d":"‹redacted 2›","e":8}]},"f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
+        == #"{"a":{"b":"x","c":[{"d":"‹redacted 1›","e":7},{"d":"‹redacted 2›","e":8}]},"#
+          + #""f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
     )
     #expect(
       try redacted("a.c[1]")
-        == #"{"a":{"b":"x","c":[{"d":"y","e":7},{"d":"‹redacted 1›","e":2}]},"f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
+        == #"{"a":{"b":"x","c":[{"d":"y","e":7},{"d":"‹redacted 1›","e":2}]},"#
+          + #""f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
     )
     #expect(
       try redacted("**.password")
-        == #"{"a":{"b":"x","c":[{"d":"y","e":7},{"d":"z","e":8}]},"f":{"g":{"password":"‹redacted 1›"},"password":"‹redacted 2›"},"h":"k"}"#
+        == #"{"a":{"b":"x","c":[{"d":"y","e":7},{"d":"z","e":8}]},"#
+          + #""f":{"g":{"password":"‹redacted 1›"},"password":"‹redacted 2›"},"h":"k"}"#
     )
     #expect(
       try redacted("f.*", "h")
-        == #"{"a":{"b":"x","c":[{"d":"y","e":7},{"d":"z","e":8}]},"f":{"g":{"password":"‹redacted 1›"},"password":"‹redacted 2›"},"h":"‹redacted 3›"}"#
+        == #"{"a":{"b":"x","c":[{"d":"y","e":7},{"d":"z","e":8}]},"#
+          + #""f":{"g":{"password":"‹redacted 1›"},"password":"‹redacted 2›"},"h":"‹redacted 3›"}"#
     )
     #expect(try redacted("a.nothing", "c") == json.trimmingCharacters(in: .whitespacesAndNewlines))
   }
@@ -72,7 +80,8 @@ import Testing
     )
     #expect(
       String(decoding: output, as: UTF8.self)
-        == #"{"list":["‹redacted 1›","‹redacted 2›","‹redacted 1›","",true,null,3,3,"‹redacted 9›"],"kept":"same"}"#
+        == #"{"list":["‹redacted 1›","‹redacted 2›","‹redacted 1›","",true,null,3,3,"#
+          + #""‹redacted 9›"],"kept":"same"}"#
     )
     // A later payload of the same recording keeps the numbering.
     let next = try JSONRewriter.redact(

@@ -2,7 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// `replay export-test`: its output is the file `Tests/ReplayTestingTests/Exported/CounterReplayTests.swift`,
+/// `replay export-test`: its output is the file
+/// `Tests/ReplayTestingTests/Exported/CounterReplayTests.swift`,
 /// which the test suite compiles and runs, so what it writes compiles and passes as written.
 @Suite struct ExportTestTests {
   static let root = ReplayCommandTests.root

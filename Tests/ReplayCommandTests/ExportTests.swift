@@ -223,7 +223,8 @@ import TimeTravel
       ),
       (
         ["-o", directory.file("a.actionlog").path, "--redact-state", "todos[x]"],
-        "replay: The redaction path \"todos[x]\" is not valid at character 7: an index is a number or *, not \"x\". Write paths as todos[*].title, user.email or **.password.\n"
+        "replay: The redaction path \"todos[x]\" is not valid at character 7: an index is a "
+          + "number or *, not \"x\". Write paths as todos[*].title, user.email or **.password.\n"
       ),
       (
         ["-o", directory.file("b.actionlog").path, "--max-size", "lots"],

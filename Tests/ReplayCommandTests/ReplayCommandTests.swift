@@ -94,8 +94,8 @@ import Testing
           status: 1,
           output: "",
           errors: """
-            replay: Cannot read \(Self.root.path)/missing.actionlog: no such file. Check that the file \
-            exists and is readable.
+            replay: Cannot read \(Self.root.path)/missing.actionlog: no such file. Check \
+            that the file exists and is readable.
 
             """
         )

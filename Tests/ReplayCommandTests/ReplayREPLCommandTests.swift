@@ -293,7 +293,8 @@ struct Thermostat: Reducer {
     let result = try await run(
       "replay", [file.path],
       input:
-        "info\nprint\ngoto 3\nprint target\naction\ndiff 0 2\ndiff 1 2\nfind cooler\nverify\nwatch target\nsend {\"warmer\":{}}\n",
+        "info\nprint\ngoto 3\nprint target\naction\ndiff 0 2\ndiff 1 2\nfind cooler\nverify\n"
+          + "watch target\nsend {\"warmer\":{}}\n",
       in: Self.root
     )
     #expect(
@@ -316,12 +317,16 @@ struct Thermostat: Reducer {
             +   "target": 22
               }
               """
-            Step 1 has no recorded state, and this replay does not have the feature "thermostat" linked in: diff compares steps 0, 2, 4, 5.
+            Step 1 has no recorded state, and this replay does not have the feature "thermostat" \#
+            linked in: diff compares steps 0, 2, 4, 5.
             3  +0.750s  send          {"cooler":{}}
             1 action found.
-            verify re-runs the reducer, but this replay does not have the feature "thermostat" linked in.
-            A watchpoint re-runs the reducer, but this replay does not have the feature "thermostat" linked in.
-            send re-runs the reducer, but this replay does not have the feature "thermostat" linked in.
+            verify re-runs the reducer, but this replay does not have the feature "thermostat" \#
+            linked in.
+            A watchpoint re-runs the reducer, but this replay does not have the feature \#
+            "thermostat" linked in.
+            send re-runs the reducer, but this replay does not have the feature "thermostat" \#
+            linked in.
 
             """#,
           errors: """
@@ -457,7 +462,8 @@ struct Thermostat: Reducer {
         'watch alert\r\nWatchpoint 1: alert (now nil)\r\n(replay 0/30000 +0.000s) '
         'continue\r\n'
         '^C\r\nInterrupted: still at step 0.\r\n(replay 0/30000 +0.000s) '
-        'when\r\nStep 0 of 30000, +0.000s into a recording of 300.010s (counter, started 2025-11-22T02:53:20.000Z).\r\n(replay 0/30000 +0.000s) '
+        'when\r\nStep 0 of 30000, +0.000s into a recording of 300.010s (counter, started \#
+        2025-11-22T02:53:20.000Z).\r\n(replay 0/30000 +0.000s) '
         '^D'
         exit 0
 
@@ -478,7 +484,9 @@ struct Thermostat: Reducer {
       coloured
         == #"""
         'counter: 118 actions. Type "help" for the commands.\r\n(replay 0/118 +0.000s) '
-        'diff 0 1\r\n  CounterFeature.State(\r\n\x1b[31m-   count: 0,\x1b[0m\r\n\x1b[32m+   count: 1,\x1b[0m\r\n    fact: nil,\r\n    isLoading: false,\r\n    alert: nil\r\n  )\r\n(replay 0/118 +0.000s) '
+        'diff 0 1\r\n  CounterFeature.State(\r\n\x1b[31m-   count: 0,\x1b[0m\r\n\x1b[32m+   \#
+        count: 1,\x1b[0m\r\n    fact: nil,\r\n    isLoading: false,\r\n    alert: nil\r\n  \#
+        )\r\n(replay 0/118 +0.000s) '
         '^D'
         exit 0
 
@@ -490,7 +498,8 @@ struct Thermostat: Reducer {
         == #"""
         'counter: 118 actions. Type "help" for the commands.\r\n(replay 0/118 +0.000s) '
         '\r\x1b[24Gdiff 0 1'
-        '\r\n  CounterFeature.State(\r\n-   count: 0,\r\n+   count: 1,\r\n    fact: nil,\r\n    isLoading: false,\r\n    alert: nil\r\n  )\r\n(replay 0/118 +0.000s) '
+        '\r\n  CounterFeature.State(\r\n-   count: 0,\r\n+   count: 1,\r\n    fact: nil,\r\n    \#
+        isLoading: false,\r\n    alert: nil\r\n  )\r\n(replay 0/118 +0.000s) '
         '^D'
         exit 0
 

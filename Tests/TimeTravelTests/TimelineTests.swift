@@ -130,8 +130,8 @@ import TimeTravel
       divergence.description.hasPrefix(
         """
         The replay differs from the recording at checkpoint \(checkpoint) \
-        (steps \(divergence.lastAgreement + 1)–\(checkpoint) since the last state that agreed). The \
-        recording keeps full states only at checkpoints: the change happened in steps \
+        (steps \(divergence.lastAgreement + 1)–\(checkpoint) since the last state that agreed). \
+        The recording keeps full states only at checkpoints: the change happened in steps \
         \(divergence.lastAgreement + 1) to \(checkpoint).
         """))
     #expect(divergence.description.hasSuffix("(Recorded: −, Replayed: +)"))
