@@ -1,4 +1,4 @@
-import ComposableArchitecture
+@_spi(Internals) import ComposableArchitecture
 import ExampleFeatures
 import IssueReporting
 import ReplayTesting
@@ -14,32 +14,15 @@ final class AssertReplayXCTests: XCTestCase {
   }
 
   func testFailsAtTheFirstChangedCheckpointWithTheDiff() throws {
-    let reporter = CollectingReporter()
+    let reporter = IssueCollector()
     try withIssueReporters([reporter]) {
       try assertReplay(bundledRecording("counter"), rerecord: "Tools/record-samples") {
         CounterWithABug()
       }
     }
     XCTAssertEqual(
-      reporter.messages.value,
+      reporter.issues.map { "\($0.fileID):\($0.line): \($0.message ?? "")" },
       ["ReplayTestingTests/AssertReplayXCTests.swift:18: \(counterBugMessage)"]
     )
-  }
-}
-
-/// Collects the issues reported, in place of XCTest's failure reporter.
-final class CollectingReporter: IssueReporter, Sendable {
-  let messages = LockIsolated<[String]>([])
-
-  func reportIssue(
-    _ message: @autoclosure () -> String?,
-    severity: IssueSeverity,
-    fileID: StaticString,
-    filePath: StaticString,
-    line: UInt,
-    column: UInt
-  ) {
-    let text = message() ?? ""
-    self.messages.withValue { $0.append("\(fileID):\(line): \(text)") }
   }
 }

@@ -1,5 +1,5 @@
 import ActionLog
-import ComposableArchitecture
+@_spi(Internals) import ComposableArchitecture
 import ConcurrencyExtras
 import IssueReporting
 
@@ -86,7 +86,8 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
       }
     }
     return ReplayedStep(
-      seq: seq, overruns: playback.overruns, unread: playback.unread, issues: issues.messages
+      seq: seq, overruns: playback.overruns, unread: playback.unread,
+      issues: issues.issues.map { "\($0.message ?? "an issue") (\($0.fileID):\($0.line))" }
     )
   }
 
@@ -118,24 +119,5 @@ public struct ReplayedStep: Sendable, Equatable {
   /// Whether the step read exactly what was recorded and reported nothing.
   public var isFaithful: Bool {
     self.overruns.isEmpty && self.unread.isEmpty && self.issues.isEmpty
-  }
-}
-
-/// Collects the issues reported while a step replays.
-private final class IssueCollector: IssueReporter, Sendable {
-  private let storage = LockIsolated<[String]>([])
-
-  var messages: [String] { self.storage.value }
-
-  func reportIssue(
-    _ message: @autoclosure () -> String?,
-    severity: IssueSeverity,
-    fileID: StaticString,
-    filePath: StaticString,
-    line: UInt,
-    column: UInt
-  ) {
-    let text = message() ?? "an issue"
-    self.storage.withValue { $0.append("\(text) (\(fileID):\(line))") }
   }
 }
