@@ -15,14 +15,16 @@ final class AssertReplayXCTests: XCTestCase {
 
   func testFailsAtTheFirstChangedCheckpointWithTheDiff() throws {
     let reporter = IssueCollector()
+    var line: UInt = 0
     try withIssueReporters([reporter]) {
+      line = #line + 1
       try assertReplay(bundledRecording("counter"), rerecord: "Tools/record-samples") {
         CounterWithABug()
       }
     }
     XCTAssertEqual(
       reporter.issues.map { "\($0.fileID):\($0.line): \($0.message ?? "")" },
-      ["ReplayTestingTests/AssertReplayXCTests.swift:18: \(counterBugMessage)"]
+      ["ReplayTestingTests/AssertReplayXCTests.swift:\(line): \(counterBugMessage)"]
     )
   }
 }
