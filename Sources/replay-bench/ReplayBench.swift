@@ -109,16 +109,7 @@ struct ProfileSend: AsyncParsableCommand {
           options: mode.options
         )
       }
-      let store = Store(initialState: Todos.State()) {
-        if let recorder {
-          Todos().recording(to: recorder)
-        } else {
-          Todos()
-        }
-      } withDependencies: {
-        $0.uuid = .incrementing
-        $0.continuousClock = ImmediateClock()
-      }
+      let store = ReplayBench.todosStore(recordingTo: recorder)
       let script = ReplayBench.todosScript(count: count)
       let start = ContinuousClock.now
       for action in script { store.send(action) }

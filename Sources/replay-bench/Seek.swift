@@ -21,12 +21,7 @@ extension ReplayBench {
     let recorder = try RecorderOf<Todos>(
       url: url, feature: "todos", initialState: Todos.State(), options: .init(syncPolicy: .never)
     )
-    let store = Store(initialState: Todos.State()) {
-      Todos().recording(to: recorder)
-    } withDependencies: {
-      $0.uuid = .incrementing
-      $0.continuousClock = ImmediateClock()
-    }
+    let store = self.todosStore(recordingTo: recorder)
     for action in self.todosScript(count: actions) { store.send(action) }
     try recorder.close()
     print("  (recorded through a Store in \(format(ContinuousClock.now - recordStart)))")

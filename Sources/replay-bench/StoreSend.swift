@@ -61,16 +61,7 @@ extension ReplayBench {
             feature: "todos",
             initialState: Todos.State(), options: mode.options
           )
-        let store = Store(initialState: Todos.State()) {
-          if let recorder {
-            Todos().recording(to: recorder)
-          } else {
-            Todos()
-          }
-        } withDependencies: {
-          $0.uuid = .incrementing
-          $0.continuousClock = ImmediateClock()
-        }
+        let store = Self.todosStore(recordingTo: recorder)
         stores[mode] = (store, recorder)
       }
       var totals: [Mode: Duration] = [:]
@@ -113,6 +104,22 @@ extension ReplayBench {
       )
     }
     print()
+  }
+
+  /// A todos store, recording to `recorder` when there is one, with dependencies that make
+  /// every run alike: ids counted from 0, and a clock that does not wait.
+  @MainActor
+  static func todosStore(recordingTo recorder: RecorderOf<Todos>?) -> StoreOf<Todos> {
+    Store(initialState: Todos.State()) {
+      if let recorder {
+        Todos().recording(to: recorder)
+      } else {
+        Todos()
+      }
+    } withDependencies: {
+      $0.uuid = .incrementing
+      $0.continuousClock = ImmediateClock()
+    }
   }
 
   /// A session that grows a todo list to 50 items and then edits, filters and re-sorts it.
