@@ -101,61 +101,54 @@ import Testing
     )
   }
 
+  /// Checks `records` with `replay verify --integrity`, which must fail and name first the
+  /// damage `firstDamage` says, given the records' byte offsets.
+  private func expectDamage(
+    _ records: [[String: Any]], firstDamage: ([Int]) -> String,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws {
+    let (checked, offsets, _) = try await self.replay(["verify", "--integrity"], on: records)
+    #expect(checked.status == 1, sourceLocation: sourceLocation)
+    #expect(
+      checked.output.hasPrefix("hostile.actionlog is damaged:\n  • \(firstDamage(offsets))\n"),
+      "\(checked.output)", sourceLocation: sourceLocation
+    )
+  }
+
   @Test func aTimeBeforeTheStartIsNamed() async throws {
     var records = try Self.records()
     let first = try self.index(of: "action", 1, in: records)
     records[first]["time"] = Int64.min
-    let (checked, offsets, _) = try await self.replay(["verify", "--integrity"], on: records)
-    #expect(checked.status == 1)
-    #expect(
-      checked.output.hasPrefix(
-        """
-        hostile.actionlog is damaged:
-          • record 2 (byte offset \(offsets[1])) is not a record: its time is \
-        -9223372036854775808: an action's time counts nanoseconds from the start, from 0
-
-        """
-      ),
-      "\(checked.output)"
-    )
+    try await self.expectDamage(records) { offsets in
+      """
+      record 2 (byte offset \(offsets[1])) is not a record: its time is -9223372036854775808: \
+      an action's time counts nanoseconds from the start, from 0
+      """
+    }
   }
 
   @Test func aCheckpointClaimingTheLastIntegerIsAnsweredAtOnce() async throws {
     var records = try Self.records()
     let checkpoint = try self.index(of: "checkpoint", 1, in: records)
     records[checkpoint]["seq"] = Int.max
-    let (checked, offsets, _) = try await self.replay(["verify", "--integrity"], on: records)
-    #expect(checked.status == 1)
-    #expect(
-      checked.output.hasPrefix(
-        """
-        hostile.actionlog is damaged:
-          • record \(checkpoint + 1) (byte offset \(offsets[checkpoint])) is out of place: a \
-        checkpoint after action 9223372036854775807, which is not recorded yet
-
-        """
-      ),
-      "\(checked.output)"
-    )
+    try await self.expectDamage(records) { offsets in
+      """
+      record \(checkpoint + 1) (byte offset \(offsets[checkpoint])) is out of place: a \
+      checkpoint after action 9223372036854775807, which is not recorded yet
+      """
+    }
   }
 
   @Test func anActionClaimingABillionIsAnsweredAtOnce() async throws {
     var records = try Self.records()
     let fifth = try self.index(of: "action", 5, in: records)
     records[fifth]["seq"] = 1_000_000_000
-    let (checked, offsets, _) = try await self.replay(["verify", "--integrity"], on: records)
-    #expect(checked.status == 1)
-    #expect(
-      checked.output.hasPrefix(
-        """
-        hostile.actionlog is damaged:
-          • record 6 (byte offset \(offsets[5])) is action 1000000000, but action 5 was \
-        expected: actions are missing
-
-        """
-      ),
-      "\(checked.output)"
-    )
+    try await self.expectDamage(records) { offsets in
+      """
+      record 6 (byte offset \(offsets[5])) is action 1000000000, but action 5 was expected: \
+      actions are missing
+      """
+    }
   }
 
   @Test func aRedactionPathPastTheLimitIsRefused() async throws {
