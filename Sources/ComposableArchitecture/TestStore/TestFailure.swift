@@ -5,6 +5,7 @@
 #elseif canImport(Musl)
   import Musl
 #endif
+import Foundation
 import IssueReporting
 
 /// Reports a test failure (of `TestStore`, `assertReplay`) through IssueReporting, and makes sure
@@ -38,12 +39,7 @@ public func _reportTestFailure(
           .product(name: "ComposableArchitectureTesting", package: "ComposableReplay")
 
       """
-    var bytes = Array(text.utf8)[...]
-    while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-      guard written > 0 else { break }
-      bytes = bytes.dropFirst(written)
-    }
+    FileHandle.standardError.write(Data(text.utf8))
     fatalError(
       "A test failure could not be reported: link ComposableArchitectureTesting.",
       file: filePath,

@@ -26,36 +26,30 @@ public struct ReplayFeature: Sendable {
   ///   - id: The identifier its recordings carry (the `feature:` given to the `Recorder`).
   ///   - dependencies: The dependencies its recordings captured.
   ///   - reducer: Makes the feature's reducer, without its recording modifier.
-  #if compiler(>=6.2)
-    public init<R: Reducer & SendableMetatype>(
-      _ id: String,
-      dependencies: [RecordableDependency] = RecordableDependency.standard,
-      reducer: @escaping @Sendable () -> R
-    ) where R.State: Decodable & Equatable, R.Action: Decodable {
-      self.id = id
-      self.makeSession = { recording in
-        try Timeline(
-          recording: recording, reducer: reducer(), feature: id, dependencies: dependencies
-        )
-      }
+  public init<R: _ReplayableReducer>(
+    _ id: String,
+    dependencies: [RecordableDependency] = RecordableDependency.standard,
+    reducer: @escaping @Sendable () -> R
+  ) where R.State: Decodable & Equatable, R.Action: Decodable {
+    self.id = id
+    self.makeSession = { recording in
+      try Timeline(
+        recording: recording, reducer: reducer(), feature: id, dependencies: dependencies
+      )
     }
-  #else
-    public init<R: Reducer>(
-      _ id: String,
-      dependencies: [RecordableDependency] = RecordableDependency.standard,
-      reducer: @escaping @Sendable () -> R
-    ) where R.State: Decodable & Equatable, R.Action: Decodable {
-      self.id = id
-      self.makeSession = { recording in
-        try Timeline(
-          recording: recording, reducer: reducer(), feature: id, dependencies: dependencies
-        )
-      }
-    }
-  #endif
+  }
 
   /// Opens a recording of this feature.
   public func open(_ recording: Recording) throws -> any TimelineSession {
     try self.makeSession(recording)
   }
 }
+
+/// What ``ReplayFeature`` asks of a reducer: only that its metatype be sendable, which every
+/// plain type's is (`SendableMetatype` exists from Swift 6.2), so that one can be made for each
+/// recording opened. The reducer itself need not be `Sendable`.
+#if compiler(>=6.2)
+  public typealias _ReplayableReducer = Reducer & SendableMetatype
+#else
+  public typealias _ReplayableReducer = Reducer
+#endif
