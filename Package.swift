@@ -67,6 +67,7 @@ let package = Package(
       dependencies: [
         "ActionLog",
         "CLibEdit",
+        "ReplayTestGeneration",
         "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -74,8 +75,17 @@ let package = Package(
     .target(
       name: "ReplayTesting",
       dependencies: [
-        "ActionLog", "ComposableArchitecture", "ComposableArchitectureTesting", "TimeTravel",
-      ]
+        "ActionLog", "ComposableArchitecture", "ComposableArchitectureTesting",
+        "ReplayTestGeneration", "TimeTravel",
+      ],
+      path: "Sources/ReplayTesting/Assertions"
+    ),
+    // The source of a regression test, apart from assertReplay so that `replay export-test`
+    // writes tests without linking the test frameworks ReplayTesting brings.
+    .target(
+      name: "ReplayTestGeneration",
+      dependencies: ["ActionLog"],
+      path: "Sources/ReplayTesting/Generation"
     ),
     .executableTarget(
       name: "replay",

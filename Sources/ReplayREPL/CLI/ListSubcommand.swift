@@ -44,7 +44,7 @@ extension ReplayCommand {
         let session = try ReplayCommand.feature(recording.header.feature)?.open(recording)
         let widths = ActionLine.Widths(last: last, in: recording)
         for step in self.from...last {
-          let action = try session?.dumpAction(at: step) ?? recording.actionJSON(step)
+          let action = try session?.actionText(at: step) ?? recording.actionJSON(step)
           print(ActionLine.text(step: step, widths: widths, recording: recording, action: action))
         }
       }

@@ -65,7 +65,7 @@ extension ReplayCommand.Verify {
     }
     let action =
       (try? ReplayCommand.feature(recording.header.feature)?.open(recording)
-        .dumpAction(at: step)) ?? (try? recording.actionJSON(step)) ?? "?"
+        .actionText(at: step)) ?? (try? recording.actionJSON(step)) ?? "?"
     return """
       \(name): the reducer crashed at step \(step) of \(recording.count) (\(kind)).
 

@@ -127,13 +127,13 @@ final class Interpreter {
     guard position > 0 else { return "\(step)  the initial state" }
     let recording = self.session.recording
     let origin = originText(recording.origin(ofAction: position))
-    let action = (try? self.session.dumpAction(at: position)).map(oneLine) ?? "?"
+    let action = (try? self.session.actionText(at: position)).map(oneLine) ?? "?"
     return "\(step)  +\(seconds(recording.time(ofAction: position)))  \(origin)  \(action)"
   }
 
   /// A step as `list` shows it: step, time, origin, action on one line.
   func line(for step: Int, upTo last: Int) -> String {
-    let action = (try? self.session.dumpAction(at: step)) ?? "?"
+    let action = (try? self.session.actionText(at: step)) ?? "?"
     let recording = self.session.recording
     return ActionLine.text(
       step: step, widths: .init(last: last, in: recording), recording: recording, action: action

@@ -50,26 +50,21 @@ final class ReadOnlySession: TimelineSession {
     (try? self.checkpointState(atOrBefore: self.position).value) ?? [String: Any]()
   }
 
-  func dumpState(at path: StatePath?) throws -> String {
+  func state(at path: StatePath?) throws -> SessionState {
     let (checkpoint, state) = try self.checkpointState(atOrBefore: self.position)
     let value = try path.map { try $0.value(in: state) } ?? state
-    let text = prettyJSON(value)
-    guard checkpoint != self.position else { return text }
-    return """
-      \(text)
-      (Recorded at step \(checkpoint), the nearest checkpoint: the states between need the reducer.)
-      """
+    return SessionState(.json(prettyJSON(value)), step: checkpoint)
   }
 
   func encodedState(at step: Int) throws -> [UInt8]? {
     nil
   }
 
-  func dumpAction(at step: Int) throws -> String {
+  func actionValue(at step: Int) throws -> SessionValue {
     guard step >= 1, step <= self.count else {
       throw TimelineError.outOfRange(step: step, count: self.count)
     }
-    return try self.recording.actionJSON(step)
+    return .json(try self.recording.actionJSON(step))
   }
 
   func action(at step: Int, matches breakpoint: ActionBreakpoint) throws -> Bool {
@@ -100,7 +95,7 @@ final class ReadOnlySession: TimelineSession {
     return names
   }
 
-  func diff(from: Int, to: Int) throws -> String? {
+  func changes(from: Int, to: Int) throws -> StateDiff? {
     for step in [from, to] {
       guard step >= 0, step <= self.count else {
         throw TimelineError.outOfRange(step: step, count: self.count)
@@ -114,7 +109,7 @@ final class ReadOnlySession: TimelineSession {
     }
     let before = prettyJSON(try self.checkpointState(atOrBefore: from).value)
     let after = prettyJSON(try self.checkpointState(atOrBefore: to).value)
-    return before == after ? nil : CustomDump.diff(before, after)
+    return before == after ? nil : CustomDump.diff(before, after).map(StateDiff.init)
   }
 
   private func needsFeature(_ what: String) -> InterpreterError {
@@ -149,11 +144,11 @@ final class ReadOnlySession: TimelineSession {
     return nil
   }
 
-  func send(json: String) throws -> (diff: String?, reads: [String]) {
+  func send(json: String) throws -> SentAction {
     throw self.needsFeature("send")
   }
 
-  func diversionDiff() throws -> String? { nil }
+  func diversionChanges() throws -> StateDiff? { nil }
 
   func discardDiversion() {}
 }

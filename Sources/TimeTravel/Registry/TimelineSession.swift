@@ -3,7 +3,8 @@ import ComposableArchitecture
 import CustomDump
 import Foundation
 
-/// A timeline whose reducer's types are hidden: what a command line needs of it.
+/// A timeline whose reducer's types are hidden: the values a command line shows, typed, for it
+/// to render.
 ///
 /// ``Timeline`` conforms; so can a session over a recording whose feature is not at hand.
 public protocol TimelineSession: AnyObject {
@@ -18,18 +19,18 @@ public protocol TimelineSession: AnyObject {
   /// Moves to a step.
   func goto(_ step: Int) throws
   /// The state at the current step (on a diversion, the diverted state), or the value at a path
-  /// in it, dumped.
-  func dumpState(at path: StatePath?) throws -> String
+  /// in it.
+  func state(at path: StatePath?) throws -> SessionState
   /// The state at the current step as a value to look into, for completing paths.
   var currentState: Any { get }
-  /// The action that led to a step, dumped.
-  func dumpAction(at step: Int) throws -> String
+  /// The action that led to a step.
+  func actionValue(at step: Int) throws -> SessionValue
   /// Whether the action that led to `step` matches `breakpoint`.
   func action(at step: Int, matches breakpoint: ActionBreakpoint) throws -> Bool
   /// The names of the action's enum cases, at any depth, seen in the first `limit` actions.
   func actionCaseNames(limit: Int) throws -> Set<String>
   /// What changed between two steps, or `nil` when nothing did.
-  func diff(from: Int, to: Int) throws -> String?
+  func changes(from: Int, to: Int) throws -> StateDiff?
   /// The state after `step`, encoded as a recording holds it, or `nil` when the session cannot
   /// compute or encode it. Moves to `step`.
   func encodedState(at step: Int) throws -> [UInt8]?
@@ -49,11 +50,11 @@ public protocol TimelineSession: AnyObject {
   ) throws -> (step: Int, stops: [SearchStop])?
   /// Applies an action given as JSON on a diversion, and returns what it changed (or `nil`) and
   /// the dependencies it read, which answered with stand-ins.
-  func send(json: String) throws -> (diff: String?, reads: [String])
+  func send(json: String) throws -> SentAction
   /// The diversion's starting step and number of actions sent, if on one.
   var divertedAt: (step: Int, sent: Int)? { get }
   /// What the diversion changed from the recorded state at its step, or `nil` when nothing did.
-  func diversionDiff() throws -> String?
+  func diversionChanges() throws -> StateDiff?
   /// Leaves the diversion.
   func discardDiversion()
 }
@@ -77,14 +78,20 @@ extension Timeline: TimelineSession {
     self.diversion?.state ?? self.state
   }
 
-  public func dumpState(at path: StatePath?) throws -> String {
+  public func state(at path: StatePath?) throws -> SessionState {
     let state = self.diversion?.state ?? self.state
-    guard let path, !path.components.isEmpty else { return String(customDumping: state) }
-    return try path.dump(in: state)
+    guard let path, !path.components.isEmpty else {
+      return SessionState(.typed(state), step: self.position)
+    }
+    return SessionState(.typed(try path.value(in: state)), step: self.position)
   }
 
-  public func dumpAction(at step: Int) throws -> String {
-    String(customDumping: try self.action(at: step).action)
+  public func actionValue(at step: Int) throws -> SessionValue {
+    .typed(try self.action(at: step).action)
+  }
+
+  public func changes(from: Int, to: Int) throws -> StateDiff? {
+    try self.diff(from: from, to: to).map(StateDiff.init)
   }
 
   public func action(at step: Int, matches breakpoint: ActionBreakpoint) throws -> Bool {
@@ -113,7 +120,7 @@ extension Timeline: TimelineSession {
         watching: watches, breakpoints: breakpoints, isCancelled: isCancelled)
   }
 
-  public func send(json: String) throws -> (diff: String?, reads: [String]) {
+  public func send(json: String) throws -> SentAction {
     let action: R.Action
     do {
       action = try JSONDecoder().decode(R.Action.self, from: Data(json.utf8))
@@ -122,18 +129,21 @@ extension Timeline: TimelineSession {
     }
     let (before, step) = self.send(action)
     let after = self.diversion?.state ?? before
-    let reads = step.overruns.keys.sorted()
-    return (before == after ? nil : CustomDump.diff(before, after), reads)
+    return SentAction(
+      change: before == after ? nil : CustomDump.diff(before, after).map(StateDiff.init),
+      standIns: step.overruns.keys.sorted()
+    )
   }
 
   public var divertedAt: (step: Int, sent: Int)? {
     self.diversion.map { ($0.step, $0.actions.count) }
   }
 
-  public func diversionDiff() throws -> String? {
+  public func diversionChanges() throws -> StateDiff? {
     guard let diversion = self.diversion else { return nil }
     let recorded = try self.state(at: diversion.step)
-    return recorded == diversion.state ? nil : CustomDump.diff(recorded, diversion.state)
+    return recorded == diversion.state
+      ? nil : CustomDump.diff(recorded, diversion.state).map(StateDiff.init)
   }
 }
 

@@ -9,7 +9,13 @@ extension Interpreter.Command {
     summary: "Show the state, or the value at a path such as todos[0].description."
   ) { interpreter, arguments in
     let path = try arguments.first.map(StatePath.init)
-    return try interpreter.session.dumpState(at: path)
+    let session = interpreter.session
+    let state = try session.state(at: path)
+    guard state.step != session.position else { return state.value.text }
+    return """
+      \(state.value.text)
+      (Recorded at step \(state.step), the nearest checkpoint: the states between need the reducer.)
+      """
   }
 
   /// `action [STEP]`.
@@ -21,6 +27,6 @@ extension Interpreter.Command {
     guard step != 0 else {
       throw InterpreterError("Step 0 is the initial state: no action led to it.")
     }
-    return try interpreter.session.dumpAction(at: step)
+    return try interpreter.session.actionText(at: step)
   }
 }

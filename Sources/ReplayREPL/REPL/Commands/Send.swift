@@ -27,7 +27,7 @@ extension Interpreter {
       )
     }
     let wasDiverted = self.session.divertedAt != nil
-    let result: (diff: String?, reads: [String])
+    let result: SentAction
     do {
       result = try self.session.send(json: json)
     } catch let error as ActionJSONError {
@@ -38,11 +38,11 @@ extension Interpreter {
             ? "" : " The recording's actions look like: \(examples.joined(separator: ", "))")
       )
     }
-    var lines = [result.diff.map(self.style.diff) ?? "(No state changes)"]
-    if !result.reads.isEmpty {
+    var lines = [result.change.map { self.style.diff($0.text) } ?? "(No state changes)"]
+    if !result.standIns.isEmpty {
       lines.append(
         """
-        It read \(result.reads.joined(separator: ", ")): nothing was recorded for this action, \
+        It read \(result.standIns.joined(separator: ", ")): nothing was recorded for this action, \
         so stand-ins answered (seeded random UUIDs and numbers, the date 2001-01-01).
         """
       )
