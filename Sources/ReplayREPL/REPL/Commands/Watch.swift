@@ -36,7 +36,8 @@ extension Interpreter {
     let path = try StatePath(text)
     let number = self.addStop(.watch(path))
     let now =
-      (try? self.session.state(at: path)).map { "now \(oneLine($0.value.text))" } ?? "absent at this step"
+      (try? self.session.state(at: path)).map { "now \(oneLine($0.value.text))" }
+      ?? "absent at this step"
     return "Watchpoint \(number): \(path) (\(now))"
   }
 
