@@ -38,7 +38,9 @@ public struct ReplayCommand: ParsableCommand {
         $ replay export app.actionlog -o bug-report.actionlog --last 500
         $ replay export-test bug-report.actionlog --name checkout-crash
       """,
-    subcommands: [Open.self, Info.self, List.self, Verify.self, Export.self, ExportTest.self],
+    subcommands: [
+      Open.self, Info.self, List.self, Verify.self, Check.self, Export.self, ExportTest.self,
+    ],
     defaultSubcommand: Open.self
   )
 

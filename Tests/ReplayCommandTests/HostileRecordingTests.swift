@@ -15,10 +15,8 @@ import Testing
     }
   }
 
-  /// Writes `records` framed, as a recorder would, and runs `replay` with `arguments` on them.
-  private func replay(
-    _ arguments: [String], on records: [[String: Any]]
-  ) async throws -> (result: ProcessResult, offsets: [Int], path: String) {
+  /// `records` framed as a recorder frames them, checksums and all.
+  static func framed(_ records: [[String: Any]]) throws -> Data {
     var bytes = Data()
     for record in records {
       let payload = try JSONSerialization.data(
@@ -26,6 +24,23 @@ import Testing
       )
       bytes += framedLine(String(decoding: payload, as: UTF8.self))
     }
+    return bytes
+  }
+
+  /// The counter recording with a count the first increment overflows: its replay traps.
+  static func overflowingCounter() throws -> Data {
+    var records = try Self.records()
+    var state = try #require(records[0]["initialState"] as? [String: Any])
+    state["count"] = Int.max
+    records[0]["initialState"] = state
+    return try Self.framed(records)
+  }
+
+  /// Writes `records` framed, as a recorder would, and runs `replay` with `arguments` on them.
+  private func replay(
+    _ arguments: [String], on records: [[String: Any]]
+  ) async throws -> (result: ProcessResult, offsets: [Int], path: String) {
+    let bytes = try Self.framed(records)
     let directory = TemporaryDirectory()
     let file = directory.file("hostile.actionlog")
     try bytes.write(to: file)

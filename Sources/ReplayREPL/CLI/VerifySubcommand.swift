@@ -41,6 +41,8 @@ extension ReplayCommand {
     func run() throws {
       try self.reportingFailures {
         if self.integrity { return try self.checkIntegrity() }
+        // From the start: Ctrl-C while the recording opens stops the replay at its first look.
+        Interruption.install()
         if self.isolated { return try self.verifyInChild() }
         let recording = try self.recording.open()
         let id = recording.header.feature
@@ -57,12 +59,14 @@ extension ReplayCommand {
         let session = try feature.open(recording)
         let marker = self.stepFile.flatMap(StepMarker.init(path:))
         let progress = ReplayProgress(count: recording.count)
+        var current = 0
         let divergence = try session.verifyRecording(
           willReplay: { step in
+            current = step
             marker?.mark(step)
             progress?.show(step)
           },
-          isCancelled: { false }
+          isCancelled: { Interruption.isRequested }
         )
         progress?.clear()
         if let divergence {
@@ -70,6 +74,15 @@ extension ReplayCommand {
           throw ExitCode(1)
         }
         let name = URL(fileURLWithPath: self.recording.file).lastPathComponent
+        if Interruption.isRequested, current < recording.count {
+          print(
+            """
+            \(name): interrupted at step \(current) of \(recording.count); today's reducer \
+            reproduces the recording up to there.
+            """
+          )
+          throw ExitCode(Interruption.exitStatus)
+        }
         print(
           "\(name): today's reducer reproduces \(everyCheckpoint(recording.checkpoints.count)) of "
             + "\(recording.count) actions."

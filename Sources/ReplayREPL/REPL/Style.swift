@@ -24,6 +24,7 @@ struct Style: Sendable {
   func error(_ text: String) -> String { self.paint(text, "31") }
   func heading(_ text: String) -> String { self.paint(text, "1;33") }
   func emphasis(_ text: String) -> String { self.paint(text, "1") }
+  func pass(_ text: String) -> String { self.paint(text, "32") }
   func dim(_ text: String) -> String { self.paint(text, "2") }
 
   /// Colours a customDump diff: removed lines red, added lines green.

@@ -1,0 +1,257 @@
+import ActionLog
+import ArgumentParser
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+extension ReplayCommand {
+  /// `replay check PATH…`: every recording in folders and files, each verified in a child
+  /// process, with a verdict per file.
+  struct Check: ParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Verify every recording in folders, each in a child process, with a verdict each.",
+      discussion: """
+        Looks for .actionlog files in each folder (and its subfolders) and re-runs each one as \
+        "replay verify" does, in a child process of its own: a recording whose replay crashes, \
+        hangs or cannot be read gets a verdict, and the check goes on to the next one.
+
+        Exits with 0 when every recording passes, 1 when one does not, 2 when there is nothing \
+        to check, and 130 when interrupted with Ctrl-C (the verdicts so far are shown).
+
+        Examples:
+          $ replay check Recordings
+          $ replay check Recordings/bug-reports attachment.actionlog --timeout 30
+          $ replay check Recordings --json > verdicts.json
+        """
+    )
+
+    @Argument(
+      help: "Folders to search for recordings, and recordings.",
+      completion: .file(extensions: ["actionlog"]))
+    var paths: [String]
+
+    @Option(help: "Seconds a recording may take before its verdict is that it hangs (0: no limit).")
+    var timeout: Double = 300
+
+    @Flag(help: "Print the verdicts as one JSON document instead of text.")
+    var json = false
+
+    func validate() throws {
+      guard !self.paths.isEmpty else {
+        throw ValidationError("Give at least one folder or recording to check.")
+      }
+      guard self.timeout >= 0, self.timeout.isFinite else {
+        throw ValidationError("--timeout takes a number of seconds from 0 (no limit).")
+      }
+    }
+
+    func run() throws {
+      try self.reportingFailures {
+        let files = try Self.recordings(in: self.paths)
+        guard !files.isEmpty else {
+          throw CommandFailure(
+            """
+            no recordings (.actionlog files) in \(self.paths.joined(separator: ", ")): there \
+            is nothing to check.
+            """,
+            code: 2
+          )
+        }
+        Interruption.install()
+        let style = Style.forStandardOutput()
+        let progress = isatty(STDERR_FILENO) != 0 && !self.json
+        var verdicts: [Verdict] = []
+        for (index, file) in files.enumerated() {
+          if Interruption.isRequested { break }
+          if progress {
+            FileHandle.standardError.write(
+              Data("\rChecking \(index + 1) of \(files.count): \(file.shown)…\u{1B}[K".utf8))
+          }
+          let verdict = try self.check(file)
+          if progress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+          if verdict.kind == .interrupted { break }
+          verdicts.append(verdict)
+          if !self.json {
+            print(verdict.text(style: style))
+            // Each verdict as it comes, also through a pipe (`replay check … | tee`).
+            fflush(nil)
+          }
+        }
+        let interrupted = Interruption.isRequested
+        let failed = verdicts.filter { $0.kind != .pass }.count
+        if self.json {
+          print(Self.document(verdicts, of: files.count, interrupted: interrupted))
+        } else {
+          print(Self.summary(verdicts, of: files.count, failed: failed))
+        }
+        if interrupted { throw ExitCode(Interruption.exitStatus) }
+        if failed > 0 { throw ExitCode(1) }
+      }
+    }
+
+    /// A recording to check: its path, and the path to show (from the folder it was found in).
+    struct File: Equatable {
+      let path: String
+      let shown: String
+    }
+
+    /// The recordings `paths` name: files as given, and the `.actionlog` files under folders,
+    /// in the order of their paths.
+    static func recordings(in paths: [String]) throws -> [File] {
+      var files: [File] = []
+      let manager = FileManager.default
+      for path in paths {
+        var isFolder: ObjCBool = false
+        guard manager.fileExists(atPath: path, isDirectory: &isFolder) else {
+          throw CommandFailure("\(path) does not exist.", code: 2)
+        }
+        guard isFolder.boolValue else {
+          files.append(File(path: path, shown: path))
+          continue
+        }
+        let root = URL(fileURLWithPath: path).standardizedFileURL
+        guard let walk = manager.enumerator(at: root, includingPropertiesForKeys: nil) else {
+          throw CommandFailure("\(path) cannot be read.", code: 2)
+        }
+        let found = walk.compactMap { $0 as? URL }
+          .filter { $0.pathExtension == "actionlog" }
+          .map { $0.standardizedFileURL.pathComponents.dropFirst(root.pathComponents.count) }
+          .map { $0.joined(separator: "/") }
+          .sorted()
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        files += found.map { File(path: prefix + $0, shown: prefix + $0) }
+      }
+      return files
+    }
+
+    /// Verifies one recording in a child process.
+    private func check(_ file: File) throws -> Verdict {
+      let child = try ChildVerification.run(
+        file: file.path, skipDamaged: false, capturing: true,
+        timeout: self.timeout > 0 ? .milliseconds(Int64(self.timeout * 1_000)) : nil
+      )
+      let name = URL(fileURLWithPath: file.path).lastPathComponent
+      let absolute = URL(fileURLWithPath: file.path).path
+      /// The child's words, without its `replay: ` or `NAME: ` at the start, and with the
+      /// file named as the list names it.
+      func said(_ text: String) -> String {
+        var text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+          .replacingOccurrences(of: absolute, with: file.shown)
+        for prefix in ["replay: ", "\(name): "] where text.hasPrefix(prefix) {
+          text.removeFirst(prefix.count)
+        }
+        return text
+      }
+      switch child.outcome {
+      case .exited(0):
+        return Verdict(file: file, kind: .pass, step: nil, message: said(child.output))
+      case .exited(2):
+        return Verdict(file: file, kind: .cannotReplay, step: nil, message: said(child.errors))
+      case .exited:
+        let diverged = !child.output.isEmpty
+        return Verdict(
+          file: file, kind: diverged ? .differs : .unreadable, step: nil,
+          message: said(diverged ? child.output : child.errors)
+        )
+      case .crashed(let signal, let step):
+        let recording = try? Recording(contentsOf: URL(fileURLWithPath: file.path))
+        let verdict = ChildVerification.crashVerdict(
+          name: name, recording: recording, step: step, signal: signal)
+        return Verdict(file: file, kind: .crashed, step: step, message: said(verdict))
+      case .timedOut(let step):
+        let limit = self.timeout.formatted(.number.precision(.fractionLength(0...1)))
+        return Verdict(
+          file: file, kind: .timedOut, step: step,
+          message: """
+            no verdict within \(limit)s; it was replaying step \(step). A reducer that loops on a \
+            value the recording holds, or a recording longer than the limit: give --timeout.
+            """
+        )
+      case .interrupted(let step):
+        return Verdict(file: file, kind: .interrupted, step: step, message: "")
+      }
+    }
+
+    /// The line after the verdicts.
+    static func summary(_ verdicts: [Verdict], of total: Int, failed: Int) -> String {
+      let passed = verdicts.count - failed
+      let checked =
+        verdicts.count == total
+        ? "Checked \(counted(total, "recording"))"
+        : "Interrupted after \(verdicts.count) of \(counted(total, "recording"))"
+      return "\(checked): \(passed) \(passed == 1 ? "passes" : "pass"), \(failed) "
+        + "\(failed == 1 ? "fails" : "fail")."
+    }
+
+    /// The verdicts as a JSON document.
+    static func document(_ verdicts: [Verdict], of total: Int, interrupted: Bool) -> String {
+      let recordings: [[String: Any]] = verdicts.map { verdict in
+        var entry: [String: Any] = [
+          "file": verdict.file.shown, "verdict": verdict.kind.rawValue,
+          "message": verdict.message,
+        ]
+        if let step = verdict.step { entry["step"] = step }
+        return entry
+      }
+      let document: [String: Any] = [
+        "recordings": recordings,
+        "total": total,
+        "passed": verdicts.filter { $0.kind == .pass }.count,
+        "failed": verdicts.filter { $0.kind != .pass }.count,
+        "interrupted": interrupted,
+      ]
+      let data = try? JSONSerialization.data(
+        withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+      )
+      return data.map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+    }
+  }
+}
+
+/// What `replay check` found of one recording.
+struct Verdict {
+  enum Kind: String {
+    case pass
+    /// Today's reducer does not reproduce a checkpoint.
+    case differs
+    /// The reducer crashed while replaying it.
+    case crashed
+    /// No verdict within the time allowed.
+    case timedOut = "timed-out"
+    /// The file is not a recording that can be read.
+    case unreadable
+    /// This `replay` does not have the recording's feature.
+    case cannotReplay = "cannot-replay"
+    /// Ctrl-C stopped it.
+    case interrupted
+  }
+
+  let file: ReplayCommand.Check.File
+  let kind: Kind
+  let step: Int?
+  let message: String
+
+  /// `pass  counter.actionlog: …`, with the message's further lines indented.
+  func text(style: Style) -> String {
+    let word =
+      switch self.kind {
+      case .pass: style.pass("pass")
+      default: style.error("FAIL")
+      }
+    let what =
+      switch self.kind {
+      case .pass, .differs, .crashed, .unreadable: ""
+      case .timedOut: "timed out: "
+      case .cannotReplay: "cannot replay: "
+      case .interrupted: "interrupted"
+      }
+    let lines = self.message.split(separator: "\n", omittingEmptySubsequences: false)
+    let first = lines.first.map(String.init) ?? ""
+    let rest = lines.dropFirst().map { $0.isEmpty ? "" : "      " + $0 }
+    return (["\(word)  \(self.file.shown): \(what)\(first)"] + rest).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `replay check`: a verdict per recording, each replayed in a child process, and an exit status
+/// that says whether one failed, driven through the real `replay`.
+@Suite struct CheckCommandTests {
+  static let root = packageRoot
+
+  /// A folder with two bundled recordings, one whose replay traps and a file that is no
+  /// recording.
+  func corpus() throws -> TemporaryDirectory {
+    let directory = TemporaryDirectory()
+    let sub = directory.url.appendingPathComponent("sub")
+    try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
+    for name in ["counter", "todos"] {
+      try FileManager.default.copyItem(
+        at: bundledRecording(name), to: directory.file("\(name).actionlog"))
+    }
+    try HostileRecordingTests.overflowingCounter()
+      .write(to: sub.appendingPathComponent("overflow.actionlog"))
+    try Data("hello\n".utf8).write(to: sub.appendingPathComponent("garbage.actionlog"))
+    return directory
+  }
+
+  @Test func aTrappingRecordingIsAVerdictAndTheCheckGoesOn() async throws {
+    let directory = try self.corpus()
+    let checked = try await run("replay", ["check", "."], in: directory.url)
+    #expect(
+      checked
+        == ProcessResult(
+          status: 1,
+          output: """
+            pass  ./counter.actionlog: today's reducer reproduces all 3 checkpoints of 118 \
+            actions.
+            FAIL  ./sub/garbage.actionlog: ./sub/garbage.actionlog does not start with a valid \
+            header record (it does not start with an 8-digit checksum and a space). It may not be \
+            an action log, or its first line is damaged; nothing can be replayed without the \
+            header.
+            FAIL  ./sub/overflow.actionlog: the reducer crashed at step 1 of 118 (a trap: an \
+            arithmetic overflow, a failed precondition or a fatalError).
+
+                    Action at step 1 (+0.350s):
+                      CounterFeature.Action.incrementButtonTapped
+
+                  The recording holds a value the reducer cannot handle there: fix the reducer \
+            if the value is one it may meet, or leave the recording out if it was made to break \
+            it.
+            pass  ./todos.actionlog: today's reducer reproduces all 3 checkpoints of 139 actions.
+            Checked 4 recordings: 2 pass, 2 fail.
+
+            """,
+          errors: ""
+        )
+    )
+    let passing = try await run(
+      "replay", ["check", "counter.actionlog", "todos.actionlog"], in: directory.url)
+    #expect(passing.status == 0)
+    #expect(passing.output.hasSuffix("Checked 2 recordings: 2 pass, 0 fail.\n"))
+  }
+
+  @Test func verdictsAsJSON() async throws {
+    let directory = try self.corpus()
+    let checked = try await run("replay", ["check", "sub", "--json"], in: directory.url)
+    #expect(checked.status == 1)
+    let document = try #require(
+      JSONSerialization.jsonObject(with: Data(checked.output.utf8)) as? [String: Any])
+    let recordings = try #require(document["recordings"] as? [[String: Any]])
+    #expect(recordings.map { $0["file"] as? String } == ["sub/garbage.actionlog", "sub/overflow.actionlog"])
+    #expect(recordings.map { $0["verdict"] as? String } == ["unreadable", "crashed"])
+    #expect(recordings[1]["step"] as? Int == 1)
+    #expect(document["passed"] as? Int == 0)
+    #expect(document["failed"] as? Int == 2)
+    #expect(document["interrupted"] as? Bool == false)
+  }
+
+  @Test func nothingToCheckIsNotAPass() async throws {
+    let empty = TemporaryDirectory()
+    let checked = try await run("replay", ["check", "."], in: empty.url)
+    #expect(
+      checked
+        == ProcessResult(
+          status: 2, output: "",
+          errors: """
+            replay: no recordings (.actionlog files) in .: there is nothing to check.
+
+            """
+        )
+    )
+  }
+
+  /// A counter recording long enough that a debug replay takes a few seconds.
+  func longRecording(in directory: TemporaryDirectory) async throws -> URL {
+    let long = directory.file("long.actionlog")
+    let recorded = try await run(
+      "record-samples", ["--long", "100000", long.path], in: Self.root)
+    #expect(recorded.status == 0)
+    return long
+  }
+
+  @Test func aRecordingPastTheTimeLimitIsAVerdict() async throws {
+    let directory = TemporaryDirectory()
+    _ = try await self.longRecording(in: directory)
+    try FileManager.default.copyItem(
+      at: bundledRecording("counter"), to: directory.file("short.actionlog"))
+    let checked = try await run(
+      "replay", ["check", ".", "--timeout", "1"], in: directory.url)
+    #expect(checked.status == 1)
+    let lines = checked.output.split(separator: "\n").map(String.init)
+    #expect(lines.count == 3, "\(checked.output)")
+    #expect(
+      lines.first?.hasPrefix(
+        "FAIL  ./long.actionlog: timed out: no verdict within 1s; it was replaying step ")
+        == true,
+      "\(checked.output)"
+    )
+    #expect(lines.dropFirst().first?.hasPrefix("pass  ./short.actionlog: ") == true)
+    #expect(lines.last == "Checked 2 recordings: 1 passes, 1 fails.")
+  }
+
+  /// Runs `replay ARGUMENTS` in a session of its own and sends its process group SIGINT, as a
+  /// terminal does on Ctrl-C: once it has written `lines` lines, and `delay` seconds later.
+  func interrupted(
+    _ arguments: [String], afterLines lines: Int = 0, delay: Double, in folder: URL
+  ) async throws -> ProcessResult {
+    let replay = try #require(productURL("replay"))
+    let script = """
+      import os, signal, subprocess, sys, time
+      child = subprocess.Popen(sys.argv[3:], start_new_session=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+      out = b""
+      for _ in range(int(sys.argv[1])):
+          out += child.stdout.readline()
+      time.sleep(float(sys.argv[2]))
+      os.killpg(child.pid, signal.SIGINT)
+      rest, err = child.communicate(timeout=60)
+      sys.stdout.write((out + rest).decode())
+      sys.stderr.write(err.decode())
+      sys.exit(child.returncode if child.returncode >= 0 else 128 - child.returncode)
+      """
+    return try await run(
+      "python3", ["-c", script, "\(lines)", "\(delay)", replay.path] + arguments,
+      in: folder, isProduct: false
+    )
+  }
+
+  @Test func ctrlCStopsACheckWithTheVerdictsSoFar() async throws {
+    let directory = TemporaryDirectory()
+    _ = try await self.longRecording(in: directory)
+    try FileManager.default.copyItem(
+      at: bundledRecording("counter"), to: directory.file("a-short.actionlog"))
+    let checked = try await self.interrupted(
+      ["check", "."], afterLines: 1, delay: 0.5, in: directory.url)
+    #expect(
+      checked
+        == ProcessResult(
+          status: 130,
+          output: """
+            pass  ./a-short.actionlog: today's reducer reproduces all 3 checkpoints of 118 \
+            actions.
+            Interrupted after 1 of 2 recordings: 1 passes, 0 fail.
+
+            """,
+          errors: ""
+        )
+    )
+  }
+
+  @Test func ctrlCStopsAVerifySayingHowFarItGot() async throws {
+    let directory = TemporaryDirectory()
+    _ = try await self.longRecording(in: directory)
+    let verified = try await self.interrupted(
+      ["verify", "long.actionlog"], delay: 1.0, in: directory.url)
+    #expect(verified.status == 130)
+    #expect(
+      verified.output.hasPrefix("long.actionlog: interrupted at step "), "\(verified.output)")
+    #expect(
+      verified.output.hasSuffix(
+        " of 100000; today's reducer reproduces the recording up to there.\n"),
+      "\(verified.output)"
+    )
+  }
+}
