@@ -214,4 +214,56 @@ import Testing
         )
     )
   }
+
+  @Test func aFileClaimingABillionActionsAllocatesForTheFileNotTheClaim() async throws {
+    let records = try Self.records()
+    let header = records[0]
+    let (first, second) = (records[1], records[2])
+    let billion = 1_000_000_000
+    var claims: [String: [[String: Any]]] = [:]
+    claims["end"] = [header, first, second, ["kind": "end", "seq": billion, "time": 1]]
+    claims["checkpoint"] = [
+      header, first, second,
+      ["kind": "checkpoint", "seq": billion, "value": ["count": 1, "isLoading": false]],
+    ]
+    claims["action"] = [header, first, second.merging(["seq": billion]) { $1 }]
+    claims["trigger"] = [
+      header, first, second.merging(["source": "effect", "trigger": billion]) { $1 },
+    ]
+    var interval = header
+    interval["checkpointInterval"] = billion
+    claims["interval"] = [interval, first, second, ["kind": "end", "seq": 2, "time": 1]]
+    let directory = TemporaryDirectory()
+    var runs: [[String]] = []
+    for (name, records) in claims.sorted(by: { $0.key < $1.key }) {
+      let bytes = try Self.framed(records)
+      #expect(bytes.count < 1_024)
+      let file = directory.file("\(name).actionlog")
+      try bytes.write(to: file)
+      for command in [["info", "--json"], ["verify", "--integrity"], ["verify"], ["list"]] {
+        runs.append(command + [file.path])
+      }
+    }
+    // Each command runs with the address space the bundled recording's replay needs, plus
+    // 64 MB: a table sized by a claimed billion (a gigabyte at one byte an action) cannot fit.
+    let replay = try #require(productURL("replay"))
+    let script = packageRoot.appendingPathComponent(
+      "Tests/ReplayCommandTests/Support/address_space.py")
+    let limited = try await run(
+      "python3",
+      [script.path, "64", replay.path, "verify", bundledRecording("counter").path]
+        + runs.flatMap { ["--"] + $0 },
+      in: directory.url, isProduct: false
+    )
+    #expect(limited.status == 0, "\(limited.errors)")
+    let lines = limited.output.split(separator: "\n").map(String.init)
+    #expect(lines.count == runs.count, "\(limited.output)")
+    for (run, line) in zip(runs, lines) {
+      // 0 or 1: an answer (a verdict or a typed error); anything else is a crash.
+      #expect(
+        line.hasPrefix("0 ") || line.hasPrefix("1 "),
+        "replay \(run.joined(separator: " ")): \(line)"
+      )
+    }
+  }
 }
