@@ -98,6 +98,14 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // Hostile recordings through the real commands: Tools/fuzz.
+    .executableTarget(
+      name: "replay-fuzz",
+      dependencies: [
+        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ReplayREPL", "TimeTravel",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
     .executableTarget(
       name: "record-samples",
       dependencies: ["ActionLog", "ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
