@@ -15,6 +15,11 @@ public enum ActionLogError: Error, Sendable, Equatable, CustomStringConvertible 
   case unsupportedVersion(path: String, found: Int, supported: Int)
   /// A record could not be decoded as the type asked for.
   case undecodable(record: Int, offset: Int, codingPath: String, reason: String)
+  /// A record holds a value today's types do not decode, in a way a migration step would fix:
+  /// a field they gained, a case renamed. `value` says which (`action 4`, `the initial state`),
+  /// `change` what differs, `step` the migration step as Swift.
+  case typesChanged(
+    record: Int, offset: Int, value: String, codingPath: String, change: String, step: String)
   /// A record nests JSON deeper than the limit.
   case tooDeep(record: Int, offset: Int, limit: Int)
   /// There is no action with this sequence number.
@@ -61,6 +66,14 @@ public enum ActionLogError: Error, Sendable, Equatable, CustomStringConvertible 
         Record \(record) (byte offset \(offset)) cannot be decoded\(path): \(reason). The \
         recording may come from another version of the feature; replay it with the code that \
         recorded it, or record it again.
+        """
+    case let .typesChanged(record, offset, value, codingPath, change, step):
+      let path = codingPath.isEmpty ? "" : " at \(codingPath)"
+      return """
+        Record \(record) (byte offset \(offset)), \(value), cannot be decoded\(path): \(change). \
+        If the types changed since the recording was made, migrate it rather than record it \
+        again: raise the feature's schema version and add the step \(step) to the migration \
+        from the recording's version (FeatureSchema, in the README's "I changed my types").
         """
     case let .tooDeep(record, offset, limit):
       return """

@@ -18,6 +18,11 @@ public struct LogHeader: Sendable, Equatable {
   public var metadata: [String: String]
   /// What the recorder replaced with placeholders: the header's manifest of redacted paths.
   public var redactions: Redactions
+  /// The version of the feature's types the recording holds values of: 1 when the header says
+  /// none (see ``FeatureSchema``).
+  public var schemaVersion: Int
+  /// How `replay migrate` brought the recording to ``schemaVersion``, if it did.
+  public var migration: AppliedMigration?
 
   /// Creates a header.
   public init(
@@ -28,7 +33,9 @@ public struct LogHeader: Sendable, Equatable {
     startedAt: Date,
     checkpointInterval: Int,
     metadata: [String: String] = [:],
-    redactions: Redactions = .none
+    redactions: Redactions = .none,
+    schemaVersion: Int = 1,
+    migration: AppliedMigration? = nil
   ) {
     self.format = format
     self.feature = feature
@@ -38,6 +45,23 @@ public struct LogHeader: Sendable, Equatable {
     self.checkpointInterval = checkpointInterval
     self.metadata = metadata
     self.redactions = redactions
+    self.schemaVersion = schemaVersion
+    self.migration = migration
+  }
+}
+
+/// What a migrated recording's header keeps of its migration: the version it was recorded at,
+/// and the steps that brought it to the header's version.
+public struct AppliedMigration: Codable, Sendable, Equatable {
+  /// The version the recording was made at.
+  public var from: Int
+  /// The steps applied, as Swift: `.addField("isLoading", default: false)`.
+  public var steps: [String]
+
+  /// A migration record.
+  public init(from: Int, steps: [String]) {
+    self.from = from
+    self.steps = steps
   }
 }
 

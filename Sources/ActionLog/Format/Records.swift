@@ -12,9 +12,33 @@ struct HeaderRecord<State> {
   var initialState: State
   var kind: String
   var metadata: [String: String]
+  /// Written only for a migrated recording.
+  var migrated: AppliedMigration?
   var redacted: RedactionManifest?
+  /// The feature's schema version; written only when above 1.
+  var schema: Int?
   var startedAt: String
   var stateType: String
+}
+
+extension HeaderRecord {
+  /// The record of `header`, holding `initialState`.
+  init(_ header: LogHeader, initialState: State) {
+    self.init(
+      actionType: header.actionType,
+      checkpointInterval: header.checkpointInterval,
+      feature: header.feature,
+      format: header.format,
+      initialState: initialState,
+      kind: RecordKind.header.rawValue,
+      metadata: header.metadata,
+      migrated: header.migration,
+      redacted: header.redactions.manifest,
+      schema: header.schemaVersion == 1 && header.migration == nil ? nil : header.schemaVersion,
+      startedAt: header.startedAtText,
+      stateType: header.stateType
+    )
+  }
 }
 
 /// An action record's fields.

@@ -122,16 +122,28 @@ public struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
 
   /// Whether this path names `path` or one of its ancestors.
   func matchesPrefix(of path: [JSONPathStep]) -> Bool {
-    Self.matches(self.components[...], path[...])
+    self.walk(path, stopAtMatch: true)?.last == true
   }
 
-  /// Whether `pattern` names a prefix of `path`, in time linear in both: the positions in the
-  /// pattern reachable after each step are kept as a set (a `**` may stand for no step), rather
-  /// than tried one by one, which several `**` would make exponential.
-  private static func matches(
-    _ pattern: ArraySlice<Component>, _ path: ArraySlice<JSONPathStep>
-  ) -> Bool {
-    let pattern = Array(pattern)
+  /// Whether this path names `path` itself.
+  func matchesExactly(_ path: [JSONPathStep]) -> Bool {
+    self.walk(path, stopAtMatch: false)?.last == true
+  }
+
+  /// Whether this path may name a value below `path`: some of the pattern is left to match.
+  func mayMatchBelow(_ path: [JSONPathStep]) -> Bool {
+    guard let positions = self.walk(path, stopAtMatch: false) else { return false }
+    return positions.dropLast().contains(true)
+  }
+
+  /// The positions in the pattern reachable after the steps of `path` (the last one: the whole
+  /// pattern matched), or `nil` when none is. With `stopAtMatch`, stops at the first step where
+  /// the whole pattern has matched (a prefix of `path`).
+  ///
+  /// Time linear in both: the reachable positions are kept as a set (a `**` may stand for no
+  /// step), rather than tried one by one, which several `**` would make exponential.
+  private func walk(_ path: [JSONPathStep], stopAtMatch: Bool) -> [Bool]? {
+    let pattern = self.components
     let end = pattern.count
     var current = [Bool](repeating: false, count: end + 1)
     var next = current
@@ -145,7 +157,7 @@ public struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
     }
     reach(0, in: &current)
     for step in path {
-      if current[end] { return true }
+      if stopAtMatch, current[end] { return current }
       for index in next.indices { next[index] = false }
       var any = false
       for position in 0..<end where current[position] {
@@ -166,10 +178,10 @@ public struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
           continue
         }
       }
-      guard any else { return false }
+      guard any else { return nil }
       swap(&current, &next)
     }
-    return current[end]
+    return current
   }
 }
 

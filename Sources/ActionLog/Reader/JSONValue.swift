@@ -8,9 +8,9 @@ struct JSONText: Decodable {
   }
 }
 
-/// A JSON value, decoded generically: written back as compact, key-sorted text, or handed to
-/// code that walks Foundation-style values (a read-only session's state paths).
-@_spi(Internals) public indirect enum JSONValue: Decodable, Sendable {
+/// A JSON value: what a custom migration step changes, and how a value whose type is not at hand
+/// is read (written back as compact, key-sorted text, or as Foundation-style values).
+public indirect enum JSONValue: Codable, Sendable, Hashable {
   case null
   case bool(Bool)
   case integer(Int64)
@@ -45,6 +45,47 @@ struct JSONText: Decodable {
       } else {
         self = .string(try container.decode(String.self))
       }
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    switch self {
+    case .null:
+      var container = encoder.singleValueContainer()
+      try container.encodeNil()
+    case let .bool(value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case let .integer(value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case let .number(value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case let .string(value):
+      var container = encoder.singleValueContainer()
+      try container.encode(value)
+    case let .array(values):
+      var container = encoder.unkeyedContainer()
+      for value in values { try container.encode(value) }
+    case let .object(members):
+      var container = encoder.container(keyedBy: AnyKey.self)
+      for (key, value) in members { try container.encode(value, forKey: AnyKey(stringValue: key)) }
+    }
+  }
+
+  /// The member `key` of an object; `nil` for a missing member or another kind of value.
+  /// Setting a member of a value that is not an object makes it one.
+  public subscript(key: String) -> JSONValue? {
+    get {
+      guard case .object(let members) = self else { return nil }
+      return members[key]
+    }
+    set {
+      var members: [String: JSONValue] = [:]
+      if case .object(let existing) = self { members = existing }
+      members[key] = newValue
+      self = .object(members)
     }
   }
 

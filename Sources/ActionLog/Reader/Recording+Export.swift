@@ -128,18 +128,7 @@ extension Recording {
     header.metadata = metadata
     header.redactions = redactions
     header.startedAt = self.header.startedAt.addingTimeInterval(Double(cutTime) / 1e9)
-    let headerRecord = HeaderRecord(
-      actionType: header.actionType,
-      checkpointInterval: header.checkpointInterval,
-      feature: header.feature,
-      format: header.format,
-      initialState: Skipped(),
-      kind: RecordKind.header.rawValue,
-      metadata: header.metadata,
-      redacted: header.redactions.manifest,
-      startedAt: header.startedAtText,
-      stateType: header.stateType
-    )
+    let headerRecord = HeaderRecord(header, initialState: Skipped())
     let headerPayload = try self.codec.encode(headerRecord).withUnsafeBytes {
       try JSONRewriter.rewritingMembers(of: $0, replacing: ["initialState": initialState])
     }

@@ -47,6 +47,8 @@ public final class Recording: Sendable {
   let checkpointLines: [Int: LineRange]
   let unrecordedNotes: [Int: String]
   let endTime: Int64?
+  /// The migration steps applied to every value read, in order; empty for most recordings.
+  let migrationSteps: [MigrationStep]
 
   /// Opens a recording.
   ///
@@ -137,6 +139,46 @@ public final class Recording: Sendable {
     self.storage = data
     self.limits = limits
     self.codec = codec
+    self.migrationSteps = []
+  }
+
+  /// The same recording, its values read through `steps`.
+  private init(_ other: Recording, migrationSteps: [MigrationStep]) {
+    self.url = other.url
+    self.header = other.header
+    self.headerLine = other.headerLine
+    self.ending = other.ending
+    self.skippedRecords = other.skippedRecords
+    self.warnings = other.warnings
+    self.checkpoints = other.checkpoints
+    self.checkpointLines = other.checkpointLines
+    self.actions = other.actions
+    self.unrecordedNotes = other.unrecordedNotes
+    self.endTime = other.endTime
+    self.byteCount = other.byteCount
+    self.storage = other.storage
+    self.limits = other.limits
+    self.codec = other.codec
+    self.migrationSteps = migrationSteps
+  }
+
+  /// This recording as `schema`'s version of the feature reads it: every state, action and
+  /// captured value goes through the migrations from the recording's version before it is
+  /// decoded. The recording itself when it is at that version already.
+  ///
+  /// - Throws: ``MigrationError`` when the recording is newer than `schema`, or a migration on
+  ///   the way is missing.
+  public func migrated(to schema: FeatureSchema) throws(MigrationError) -> Recording {
+    let steps = try schema.steps(from: self.header.schemaVersion)
+    for step in steps {
+      if let problem = step.problem { throw .invalidStep(step.description, problem: problem) }
+    }
+    return steps.isEmpty ? self : Recording(self, migrationSteps: steps)
+  }
+
+  /// The steps this recording's values go through when read, as Swift; empty when none.
+  public var appliedMigrationSteps: [String] {
+    self.migrationSteps.map(\.description)
   }
 
   /// The number of actions recorded.
@@ -194,7 +236,10 @@ public final class Recording: Sendable {
 
   /// Decodes the state before the first action.
   public func initialState<State: Decodable>(as type: State.Type = State.self) throws -> State {
-    try self.decode(HeaderRecord<State>.self, at: self.headerLine).initialState
+    try self.decode(
+      HeaderRecord<State>.self, at: self.headerLine, part: .header,
+      value: (State.self, "the initial state")
+    ).initialState
   }
 
   /// Decodes action `seq`.
@@ -206,7 +251,8 @@ public final class Recording: Sendable {
     _ seq: Int, as type: Action.Type = Action.self
   ) throws -> RecordedAction<Action> {
     let line = try self.actionLine(seq)
-    let record = try self.decode(ActionRecord<Action>.self, at: line)
+    let record = try self.decode(
+      ActionRecord<Action>.self, at: line, part: .action, value: (Action.self, "action \(seq)"))
     // NB: The scan checked these where it read them; the parallel scan reads them only here.
     guard record.time >= 0 else {
       throw ActionLogError.undecodable(
@@ -232,7 +278,8 @@ public final class Recording: Sendable {
   /// The JSON of action `seq` as written, for showing an action whose type is not at hand.
   public func actionJSON(_ seq: Int) throws -> String {
     let line = try self.actionLine(seq)
-    let record = try self.decode(ActionRecord<JSONText>.self, at: line)
+    let record = try self.decode(
+      ActionRecord<JSONText>.self, at: line, part: .action, value: (JSONText.self, "action \(seq)"))
     return record.value.text
   }
 
@@ -245,7 +292,10 @@ public final class Recording: Sendable {
     guard let line = self.checkpointLines[seq] else {
       throw ActionLogError.noSuchCheckpoint(seq: seq)
     }
-    return try self.decode(CheckpointRecord<State>.self, at: line).value
+    return try self.decode(
+      CheckpointRecord<State>.self, at: line, part: .checkpoint,
+      value: (State.self, "the checkpoint after action \(seq)")
+    ).value
   }
 
   // MARK: - Internals
@@ -292,7 +342,16 @@ public final class Recording: Sendable {
     return line
   }
 
-  private func decode<T: Decodable>(_ type: T.Type, at line: LineRange) throws -> T {
+  /// Which record a line holds, for the migration steps that apply to it.
+  enum RecordPart {
+    case header, action, checkpoint
+  }
+
+  /// Decodes the record on `line`, whose value is of `value.type` and is described as
+  /// `value.what` in messages (`action 4`).
+  private func decode<T: Decodable>(
+    _ type: T.Type, at line: LineRange, part: RecordPart, value: (type: Any.Type, what: String)
+  ) throws -> T {
     try self.storage.withUnsafeBytes { bytes in
       let payload = UnsafeRawBufferPointer(
         rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)]
@@ -306,8 +365,21 @@ public final class Recording: Sendable {
         )
       }
       do {
-        return try self.codec.decode(type, from: payload)
+        guard !self.migrationSteps.isEmpty else {
+          return try self.codec.decode(type, from: payload)
+        }
+        let migrated = try self.migrate(payload, part: part, line: line)
+        return try migrated.withUnsafeBytes { try self.codec.decode(type, from: $0) }
+      } catch let error as MigrationError {
+        throw error
       } catch let error as DecodingError {
+        if let diagnosis = self.diagnose(error, in: payload, part: part, valueType: value.type) {
+          throw ActionLogError.typesChanged(
+            record: line.record, offset: line.offset, value: value.what,
+            codingPath: error.codingPathDescription, change: diagnosis.change,
+            step: diagnosis.step
+          )
+        }
         throw ActionLogError.undecodable(
           record: line.record,
           offset: line.offset,
@@ -320,6 +392,62 @@ public final class Recording: Sendable {
         )
       }
     }
+  }
+
+  /// The failure to decode a record read as a change of the feature's types, if it is one.
+  private func diagnose(
+    _ error: DecodingError, in payload: UnsafeRawBufferPointer, part: RecordPart,
+    valueType: Any.Type
+  ) -> TypeChangeDiagnosis? {
+    let record = try? self.codec.decode(JSONValue.self, from: payload)
+    let field: String
+    let kind: MigrationStep.Part
+    switch part {
+    case .header: (field, kind) = ("initialState", .states)
+    case .checkpoint: (field, kind) = ("value", .states)
+    case .action:
+      let usesFailed: Bool
+      switch error {
+      case let .typeMismatch(_, context), let .valueNotFound(_, context),
+        let .keyNotFound(_, context), let .dataCorrupted(context):
+        usesFailed = context.codingPath.first?.stringValue == "uses"
+      @unknown default:
+        usesFailed = false
+      }
+      (field, kind) = usesFailed ? ("uses", .dependencies) : ("value", .actions)
+    }
+    guard valueType != JSONText.self else { return nil }
+    return TypeChangeDiagnosis(
+      error, field: field, valueType: String(reflecting: valueType), part: kind, record: record)
+  }
+
+  /// A record's payload with the migration steps applied to its values.
+  private func migrate(
+    _ payload: UnsafeRawBufferPointer, part: RecordPart, line: LineRange
+  ) throws -> [UInt8] {
+    var record = try self.codec.decode(JSONValue.self, from: payload)
+    func apply(_ kind: MigrationStep.Part, to field: String) throws {
+      guard var value = record[field] else { return }
+      for step in self.migrationSteps where step.part == kind {
+        do {
+          try step.apply(to: &value)
+        } catch let error as MigrationError {
+          throw error
+        } catch {
+          throw MigrationError.stepFailed(
+            step.description, record: line.record, offset: line.offset, reason: "\(error)")
+        }
+      }
+      record[field] = value
+    }
+    switch part {
+    case .header: try apply(.states, to: "initialState")
+    case .checkpoint: try apply(.states, to: "value")
+    case .action:
+      try apply(.actions, to: "value")
+      try apply(.dependencies, to: "uses")
+    }
+    return Array(record.text.utf8)
   }
 
   private static func describe(_ error: any Error) -> String {

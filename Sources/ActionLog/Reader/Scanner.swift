@@ -227,6 +227,11 @@ struct Scanner {
         throw ActionLogError.missingHeader(path: self.path, reason: "redacted: \(error)")
       }
     }
+    if let schema = record.schema, schema < 1 {
+      throw ActionLogError.missingHeader(
+        path: self.path, reason: "schema: \(schema) is not a version: versions count from 1"
+      )
+    }
     self.header = LogHeader(
       format: record.format,
       feature: record.feature,
@@ -235,7 +240,9 @@ struct Scanner {
       startedAt: startedAt,
       checkpointInterval: record.checkpointInterval,
       metadata: record.metadata,
-      redactions: redactions
+      redactions: redactions,
+      schemaVersion: record.schema ?? 1,
+      migration: record.migrated
     )
     self.headerLine = LineRange(
       record: 1,

@@ -29,18 +29,7 @@ struct RecordEncoder {
   mutating func header(
     _ header: LogHeader, initialState: some Encodable & Sendable
   ) throws -> [UInt8] {
-    let record = HeaderRecord(
-      actionType: header.actionType,
-      checkpointInterval: header.checkpointInterval,
-      feature: header.feature,
-      format: header.format,
-      initialState: AnyEncodable(value: initialState),
-      kind: RecordKind.header.rawValue,
-      metadata: header.metadata,
-      redacted: header.redactions.manifest,
-      startedAt: header.startedAtText,
-      stateType: header.stateType
-    )
+    let record = HeaderRecord(header, initialState: AnyEncodable(value: initialState))
     var payload = try self.codec.encode(record)
     if !header.redactions.state.isEmpty {
       payload = try JSONRewriter.redact(

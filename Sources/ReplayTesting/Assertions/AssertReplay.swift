@@ -35,6 +35,7 @@ import TimeTravel
 public func assertReplay<R: Reducer>(
   _ url: URL,
   feature: String? = nil,
+  schema: FeatureSchema = .initial,
   dependencies: [RecordableDependency] = RecordableDependency.standard,
   finalStateOnly: Bool = false,
   normalize: (inout R.State) -> Void = { _ in },
@@ -48,6 +49,7 @@ public func assertReplay<R: Reducer>(
   try assertReplay(
     Recording(contentsOf: url),
     feature: feature,
+    schema: schema,
     dependencies: dependencies,
     finalStateOnly: finalStateOnly,
     normalize: normalize,
@@ -65,6 +67,7 @@ public func assertReplay<R: Reducer>(
 public func assertReplay<R: Reducer>(
   _ recording: Recording,
   feature: String? = nil,
+  schema: FeatureSchema = .initial,
   dependencies: [RecordableDependency] = RecordableDependency.standard,
   finalStateOnly: Bool = false,
   normalize: (inout R.State) -> Void = { _ in },
@@ -94,9 +97,13 @@ public func assertReplay<R: Reducer>(
       recording: recording,
       reducer: reducer(),
       feature: feature ?? recording.header.feature,
-      dependencies: dependencies
+      dependencies: dependencies,
+      schema: schema
     )
   } catch let error as TimelineError {
+    fail("\(name) cannot be replayed with this reducer. \(error)")
+    return
+  } catch let error as MigrationError {
     fail("\(name) cannot be replayed with this reducer. \(error)")
     return
   }

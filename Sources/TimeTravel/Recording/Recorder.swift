@@ -51,6 +51,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   ///   - redacting: Paths of the state and of the actions whose values must not reach the file:
   ///     they are replaced by placeholders, and the header lists the paths. A path that matches
   ///     nothing by ``close()`` is reported as an issue.
+  ///   - schemaVersion: The version of the feature's types (``ActionLog/FeatureSchema``): the
+  ///     version registered with the feature's `ReplayFeature`, so that recordings made before a
+  ///     change of the types are read through its migrations.
   ///   - dependencies: The dependencies to capture; uuid, date and random by default.
   ///   - startedAt: The wall-clock start written in the header; now by default.
   ///   - elapsed: The time since the start, for each action; a monotonic clock by default.
@@ -63,6 +66,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     checkpointInterval: Int = 100,
     metadata: [String: String] = [:],
     redacting redactions: Redactions = .none,
+    schemaVersion: Int = 1,
     dependencies: [RecordableDependency] = RecordableDependency.standard,
     startedAt: Date = Date(),
     elapsed: (@Sendable () -> Duration)? = nil,
@@ -90,7 +94,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         startedAt: startedAt,
         checkpointInterval: self.checkpointInterval,
         metadata: metadata,
-        redactions: redactions
+        redactions: redactions,
+        schemaVersion: schemaVersion
       ),
       initialState: initialState,
       options: options

@@ -24,20 +24,27 @@ public struct ReplayFeature: Sendable {
   ///
   /// - Parameters:
   ///   - id: The identifier its recordings carry (the `feature:` given to the `Recorder`).
+  ///   - schema: The version of its types, and the migrations that read older recordings.
   ///   - dependencies: The dependencies its recordings captured.
   ///   - reducer: Makes the feature's reducer, without its recording modifier.
   public init<R: _ReplayableReducer>(
     _ id: String,
+    schema: FeatureSchema = .initial,
     dependencies: [RecordableDependency] = RecordableDependency.standard,
     reducer: @escaping @Sendable () -> R
   ) where R.State: Decodable & Equatable, R.Action: Decodable {
     self.id = id
+    self.schema = schema
     self.makeSession = { recording in
       try Timeline(
-        recording: recording, reducer: reducer(), feature: id, dependencies: dependencies
+        recording: recording, reducer: reducer(), feature: id, dependencies: dependencies,
+        schema: schema
       )
     }
   }
+
+  /// The version of the feature's types, and its migrations.
+  public let schema: FeatureSchema
 
   /// Opens a recording of this feature.
   public func open(_ recording: Recording) throws -> any TimelineSession {

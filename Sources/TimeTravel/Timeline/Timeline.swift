@@ -41,13 +41,17 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
   ///   - reducer: The feature's reducer, without its recording modifier.
   ///   - feature: The feature's identifier; the recording must be of this feature.
   ///   - dependencies: The dependencies the recording captured.
-  /// - Throws: ``TimelineError`` when the recording is of another feature or other types, or an
-  ///   ``ActionLog/ActionLogError`` when its initial state cannot be decoded.
+  ///   - schema: The feature's version and migrations: a recording of an older version is read
+  ///     through them.
+  /// - Throws: ``TimelineError`` when the recording is of another feature or other types, an
+  ///   ``ActionLog/MigrationError`` when it is newer than `schema` or a migration is missing, or
+  ///   an ``ActionLog/ActionLogError`` when its initial state cannot be decoded.
   public init(
     recording: Recording,
     reducer: R,
     feature: String,
-    dependencies: [RecordableDependency] = RecordableDependency.standard
+    dependencies: [RecordableDependency] = RecordableDependency.standard,
+    schema: FeatureSchema = .initial
   ) throws {
     guard recording.header.feature == feature else {
       throw TimelineError.otherFeature(expected: feature, found: recording.header.feature)
@@ -57,6 +61,7 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
     guard expected == found else {
       throw TimelineError.otherTypes(expected: expected, found: found)
     }
+    let recording = try recording.migrated(to: schema)
     self.recording = recording
     self.replayer = Replayer(recording: recording, reducer: reducer, dependencies: dependencies)
     self.state = try self.replayer.initialState()
