@@ -37,9 +37,13 @@ public struct ReplayCommand: ParsableCommand {
         $ replay verify --integrity bug-report.actionlog
         $ replay export app.actionlog -o bug-report.actionlog --last 500
         $ replay export-test bug-report.actionlog --name checkout-crash
+        $ replay check Recordings
+        $ replay migrate old.actionlog -o new.actionlog
+        $ replay rerecord Recordings/todos.actionlog
       """,
     subcommands: [
-      Open.self, Info.self, List.self, Verify.self, Check.self, Export.self, ExportTest.self,
+      Open.self, Info.self, List.self, Verify.self, Check.self, Migrate.self, Rerecord.self,
+      Export.self, ExportTest.self,
     ],
     defaultSubcommand: Open.self
   )
@@ -54,6 +58,10 @@ public struct ReplayCommand: ParsableCommand {
     Self.features = features
     Self.main(arguments)
   }
+
+  /// The exit status of a command on a recording whose types changed since it was made, and
+  /// which needs a migration (or one more) to be read.
+  static let needsMigrationStatus: Int32 = 3
 
   static func feature(_ id: String) -> ReplayFeature? {
     Self.features.first { $0.id == id }
@@ -117,7 +125,15 @@ extension ParsableCommand {
       throw ExitCode(1)
     } catch let error as ActionLogError {
       FileHandle.standardError.write(Data("replay: \(error.description)\n".utf8))
+      if case .typesChanged = error { throw ExitCode(ReplayCommand.needsMigrationStatus) }
       throw ExitCode(1)
+    } catch let error as MigrationError {
+      FileHandle.standardError.write(Data("replay: \(error.description)\n".utf8))
+      switch error {
+      case .newerThanCode: throw ExitCode(2)
+      case .missingMigration: throw ExitCode(ReplayCommand.needsMigrationStatus)
+      default: throw ExitCode(1)
+      }
     }
   }
 }

@@ -106,3 +106,17 @@ public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible 
     }
   }
 }
+
+extension LogHeader {
+  /// The steps that bring a recording with this header to `schema`'s version.
+  ///
+  /// - Throws: ``MigrationError`` when the recording is newer, a migration is missing, or a
+  ///   step cannot be applied.
+  func steps(to schema: FeatureSchema) throws(MigrationError) -> [MigrationStep] {
+    let steps = try schema.steps(from: self.schemaVersion)
+    for step in steps {
+      if let problem = step.problem { throw .invalidStep(step.description, problem: problem) }
+    }
+    return steps
+  }
+}

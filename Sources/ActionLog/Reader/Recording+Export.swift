@@ -16,12 +16,23 @@ public struct ExportOptions: Sendable {
   public var redactions: Redactions
   /// Where to cut, to keep only the last actions; `nil` keeps them all.
   public var cut: Cut?
+  /// Brings every value to this schema's version on the way (`replay migrate`): the header
+  /// then says the new version, and keeps the original one and the steps applied.
+  public var schema: FeatureSchema?
+  /// States to write in place of the recorded checkpoints, as JSON, by the action they follow
+  /// (`replay rerecord`). Only checkpoints the recording has are replaced.
+  public var checkpointStates: [Int: [UInt8]]
 
   /// Creates options.
-  public init(metadata: [String: String] = [:], redactions: Redactions = .none, cut: Cut? = nil) {
+  public init(
+    metadata: [String: String] = [:], redactions: Redactions = .none, cut: Cut? = nil,
+    schema: FeatureSchema? = nil, checkpointStates: [Int: [UInt8]] = [:]
+  ) {
     self.metadata = metadata
     self.redactions = redactions
     self.cut = cut
+    self.schema = schema
+    self.checkpointStates = checkpointStates
   }
 
   /// A cut: the actions up to and including ``after`` are left out, and the state after it
@@ -79,6 +90,7 @@ extension Recording {
       throw ActionLogError.noSuchAction(seq: cut, count: self.count)
     }
     let redactions = self.header.redactions.merging(options.redactions)
+    let steps = try options.schema.map { try self.header.steps(to: $0) } ?? []
     let firstNumber =
       self.storage.withUnsafeBytes { RedactionPlaceholders.highestNumber(in: $0) } + 1
     var placeholders = RedactionPlaceholders(firstNumber: firstNumber)
@@ -119,6 +131,7 @@ extension Recording {
     } else {
       initialState = try self.member("initialState", of: self.headerLine)
     }
+    let migratedState = try Self.migrating(initialState, .states, by: steps, line: self.headerLine)
     var metadata = self.header.metadata.merging(options.metadata) { $1 }
     if cut > 0 {
       let kept = cut == self.count ? "none" : "actions \(cut + 1)–\(self.count)"
@@ -128,9 +141,16 @@ extension Recording {
     header.metadata = metadata
     header.redactions = redactions
     header.startedAt = self.header.startedAt.addingTimeInterval(Double(cutTime) / 1e9)
+    if let schema = options.schema, !steps.isEmpty {
+      header.schemaVersion = schema.version
+      header.migration = AppliedMigration(
+        from: self.header.migration?.from ?? self.header.schemaVersion,
+        steps: (self.header.migration?.steps ?? []) + steps.map(\.description)
+      )
+    }
     let headerRecord = HeaderRecord(header, initialState: Skipped())
     let headerPayload = try self.codec.encode(headerRecord).withUnsafeBytes {
-      try JSONRewriter.rewritingMembers(of: $0, replacing: ["initialState": initialState])
+      try JSONRewriter.rewritingMembers(of: $0, replacing: ["initialState": migratedState])
     }
     append(
       try JSONRewriter.redact(
@@ -174,11 +194,23 @@ extension Recording {
           // The action whose effect sent this one was cut away.
           removals.insert("trigger")
         }
-        let rewritten = try rewriting(line, replacing: replacements, removing: removals)
+        var rewritten = try rewriting(line, replacing: replacements, removing: removals)
+        if !steps.isEmpty {
+          rewritten = try rewritten.withUnsafeBytes {
+            try self.migrate($0, part: .action, line: line, steps: steps)
+          }
+        }
         append(try JSONRewriter.redact(rewritten, paths: actionPaths, placeholders: &placeholders))
       }
       if let checkpoint = self.checkpointLines[seq] {
-        let rewritten = try rewriting(checkpoint, replacing: ["seq": Array(String(seq - cut).utf8)])
+        var replacements = ["seq": Array(String(seq - cut).utf8)]
+        if let state = options.checkpointStates[seq] { replacements["value"] = state }
+        var rewritten = try rewriting(checkpoint, replacing: replacements)
+        if !steps.isEmpty, options.checkpointStates[seq] == nil {
+          rewritten = try rewritten.withUnsafeBytes {
+            try self.migrate($0, part: .checkpoint, line: checkpoint, steps: steps)
+          }
+        }
         append(try JSONRewriter.redact(rewritten, paths: statePaths, placeholders: &placeholders))
       }
       for text in notes[seq] ?? [] {
@@ -260,6 +292,18 @@ extension Recording {
   }
 
   /// The raw JSON of a top-level member of a record.
+  /// A value's JSON with `steps` of `part` applied.
+  static func migrating(
+    _ value: [UInt8], _ part: MigrationStep.Part, by steps: [MigrationStep], line: LineRange
+  ) throws -> [UInt8] {
+    guard steps.contains(where: { $0.part == part }) else { return value }
+    var json = try value.withUnsafeBytes {
+      try CompactJSONCodec().decode(JSONValue.self, from: $0)
+    }
+    try Self.apply(steps, of: part, to: &json, line: line)
+    return Array(json.text.utf8)
+  }
+
   private func member(_ name: String, of line: LineRange) throws -> [UInt8] {
     try self.storage.withUnsafeBytes { bytes in
       let payload = UnsafeRawBufferPointer(

@@ -169,10 +169,7 @@ public final class Recording: Sendable {
   /// - Throws: ``MigrationError`` when the recording is newer than `schema`, or a migration on
   ///   the way is missing.
   public func migrated(to schema: FeatureSchema) throws(MigrationError) -> Recording {
-    let steps = try schema.steps(from: self.header.schemaVersion)
-    for step in steps {
-      if let problem = step.problem { throw .invalidStep(step.description, problem: problem) }
-    }
+    let steps = try self.header.steps(to: schema)
     return steps.isEmpty ? self : Recording(self, migrationSteps: steps)
   }
 
@@ -368,7 +365,7 @@ public final class Recording: Sendable {
         guard !self.migrationSteps.isEmpty else {
           return try self.codec.decode(type, from: payload)
         }
-        let migrated = try self.migrate(payload, part: part, line: line)
+        let migrated = try self.migrate(payload, part: part, line: line, steps: self.migrationSteps)
         return try migrated.withUnsafeBytes { try self.codec.decode(type, from: $0) }
       } catch let error as MigrationError {
         throw error
@@ -422,22 +419,13 @@ public final class Recording: Sendable {
   }
 
   /// A record's payload with the migration steps applied to its values.
-  private func migrate(
-    _ payload: UnsafeRawBufferPointer, part: RecordPart, line: LineRange
+  func migrate(
+    _ payload: UnsafeRawBufferPointer, part: RecordPart, line: LineRange, steps: [MigrationStep]
   ) throws -> [UInt8] {
     var record = try self.codec.decode(JSONValue.self, from: payload)
     func apply(_ kind: MigrationStep.Part, to field: String) throws {
       guard var value = record[field] else { return }
-      for step in self.migrationSteps where step.part == kind {
-        do {
-          try step.apply(to: &value)
-        } catch let error as MigrationError {
-          throw error
-        } catch {
-          throw MigrationError.stepFailed(
-            step.description, record: line.record, offset: line.offset, reason: "\(error)")
-        }
-      }
+      try Self.apply(steps, of: kind, to: &value, line: line)
       record[field] = value
     }
     switch part {
@@ -448,6 +436,23 @@ public final class Recording: Sendable {
       try apply(.dependencies, to: "uses")
     }
     return Array(record.text.utf8)
+  }
+
+  /// Applies the steps of `part` to a value of a record.
+  static func apply(
+    _ steps: [MigrationStep], of part: MigrationStep.Part, to value: inout JSONValue,
+    line: LineRange
+  ) throws {
+    for step in steps where step.part == part {
+      do {
+        try step.apply(to: &value)
+      } catch let error as MigrationError {
+        throw error
+      } catch {
+        throw MigrationError.stepFailed(
+          step.description, record: line.record, offset: line.offset, reason: "\(error)")
+      }
+    }
   }
 
   private static func describe(_ error: any Error) -> String {

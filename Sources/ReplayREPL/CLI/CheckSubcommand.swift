@@ -19,6 +19,11 @@ extension ReplayCommand {
         "replay verify" does, in a child process of its own: a recording whose replay crashes, \
         hangs or cannot be read gets a verdict, and the check goes on to the next one.
 
+        A verdict is one of: pass; differs (today's reducer does not reproduce a checkpoint); \
+        crashed (at a step); timed out; unreadable (damaged, or not a recording); needs a \
+        migration (the feature's types changed since; the migration step is written); cannot \
+        replay (a feature this replay lacks, or a newer version).
+
         Exits with 0 when every recording passes, 1 when one does not, 2 when there is nothing \
         to check, and 130 when interrupted with Ctrl-C (the verdicts so far are shown).
 
@@ -151,6 +156,9 @@ extension ReplayCommand {
         return Verdict(file: file, kind: .pass, step: nil, message: said(child.output))
       case .exited(2):
         return Verdict(file: file, kind: .cannotReplay, step: nil, message: said(child.errors))
+      case .exited(ReplayCommand.needsMigrationStatus):
+        return Verdict(
+          file: file, kind: .needsMigration, step: nil, message: said(child.errors))
       case .exited:
         let diverged = !child.output.isEmpty
         return Verdict(
@@ -224,8 +232,11 @@ struct Verdict {
     case timedOut = "timed-out"
     /// The file is not a recording that can be read.
     case unreadable
-    /// This `replay` does not have the recording's feature.
+    /// This `replay` does not have the recording's feature, or the recording is newer.
     case cannotReplay = "cannot-replay"
+    /// The feature's types changed since it was made: it needs a migration (the message says
+    /// which step).
+    case needsMigration = "needs-migration"
     /// Ctrl-C stopped it.
     case interrupted
   }
@@ -247,6 +258,7 @@ struct Verdict {
       case .pass, .differs, .crashed, .unreadable: ""
       case .timedOut: "timed out: "
       case .cannotReplay: "cannot replay: "
+      case .needsMigration: "needs a migration: "
       case .interrupted: "interrupted"
       }
     let lines = self.message.split(separator: "\n", omittingEmptySubsequences: false)

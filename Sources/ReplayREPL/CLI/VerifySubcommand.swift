@@ -10,7 +10,9 @@ extension ReplayCommand {
       abstract: "Re-run a recording with today's reducer and compare every checkpoint.",
       discussion: """
         Exits with 0 when every checkpoint is reproduced, 1 with the first difference when one \
-        is not, and 2 when the recording cannot be re-run here.
+        is not, 2 when the recording cannot be re-run here (another feature, or a newer \
+        version), and 3 when its types changed since it was made and it needs a migration (the \
+        message writes the step).
 
         With --integrity, checks the file instead, for any feature: the header, every record's \
         checksum and sequence number, and the end record. Exits with 0 when the file is whole \

@@ -122,6 +122,12 @@ final class ReadOnlySession: TimelineSession {
     throw self.needsFeature("verify")
   }
 
+  func rerecord(
+    to url: URL, willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
+  ) throws -> RerecordSummary? {
+    throw self.needsFeature("rerecord")
+  }
+
   func search(
     forward: Bool,
     watching watches: [StatePath],

@@ -40,6 +40,11 @@ public protocol TimelineSession: AnyObject {
   func verifyRecording(
     willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
   ) throws -> Divergence?
+  /// Writes the recording again to `url` with the states today's reducer computes at its
+  /// checkpoints (see ``Timeline/rerecord(to:willReplay:isCancelled:)``).
+  func rerecord(
+    to url: URL, willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
+  ) throws -> RerecordSummary?
   /// Searches forward or back for a step that matches a breakpoint or changes a watched value,
   /// and moves there; `nil` when there is none or `isCancelled` said to stop.
   func search(

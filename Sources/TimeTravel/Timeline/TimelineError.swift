@@ -8,6 +8,10 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
   case outOfRange(step: Int, count: Int)
   /// The timeline is on a diversion: it must return to the recording before it moves.
   case diverted(step: Int, sent: Int)
+  /// Re-recording a recording of an older version: migrate it first.
+  case rerecordNeedsCurrentVersion(recorded: Int)
+  /// The state type is not `Encodable`, and writing a state needs it.
+  case stateNotEncodable(type: String)
 
   public var description: String {
     switch self {
@@ -28,6 +32,14 @@ public enum TimelineError: Error, Sendable, Equatable, CustomStringConvertible {
         You are on a diversion from step \(step) (\(sent) action\(sent == 1 ? "" : "s") sent): \
         "discard" returns to the recording.
         """
+    case let .rerecordNeedsCurrentVersion(recorded):
+      return """
+        This recording is at version \(recorded) of the feature and is read through migrations: \
+        re-recording it would change its actions. Migrate it first (replay migrate FILE -o \
+        NEW), then re-record the new file.
+        """
+    case let .stateNotEncodable(type):
+      return "\(type) is not Encodable: a recording's states are written as JSON."
     }
   }
 }
