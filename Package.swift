@@ -116,7 +116,8 @@ let package = Package(
     ),
     .target(
       name: "ExampleFeatures",
-      dependencies: ["ComposableArchitecture"]
+      // ActionLog for each feature's schema: its version and migrations.
+      dependencies: ["ActionLog", "ComposableArchitecture"]
     ),
     .target(
       name: "TestSupport",

@@ -207,7 +207,7 @@ struct RecordSamples {
       await store.send(.todos(.element(id: id, action: .checkBoxToggled))).finish()
     }
     store.send(.filterPicked(.all))
-    store.send(.delete(ids: Array(store.todos.ids.prefix(2))))
+    store.send(.deleteMany(ids: Array(store.todos.ids.prefix(2))))
     store.send(.clearCompletedButtonTapped)
     try recorder.close()
     return recorder.count

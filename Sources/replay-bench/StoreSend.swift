@@ -136,7 +136,7 @@ extension ReplayBench {
         let id = ids[actions.count % ids.count]
         switch actions.count % 10 {
         case 0: actions.append(.filterPicked(actions.count % 20 == 0 ? .active : .all))
-        case 1: actions.append(.sortCompletedTodos)
+        case 1: actions.append(.sortCompleted)
         default:
           let text = "item \(actions.count)"
           actions.append(.todos(.element(id: id, action: .textFieldChanged(text))))

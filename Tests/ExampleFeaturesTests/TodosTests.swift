@@ -44,7 +44,7 @@ import Testing
     }
     #expect(await clock.waitForSuspension())
     await clock.advance(by: .seconds(1))
-    await store.receive(\.sortCompletedTodos) {
+    await store.receive(\.sortCompleted) {
       $0.todos = [
         Todo.State(description: "B", id: UUID(1)),
         Todo.State(description: "A", id: UUID(0), isComplete: true),
@@ -75,7 +75,7 @@ import Testing
     await first.finish()
     #expect(await clock.waitForSuspension())
     await clock.advance(by: .seconds(1))
-    await store.receive(\.sortCompletedTodos)
+    await store.receive(\.sortCompleted)
   }
 
   @Test func deleteClearAndFilter() async {
@@ -90,7 +90,7 @@ import Testing
       $0.filter = .completed
     }
     #expect(store.state.filteredTodos.map(\.description) == ["A", "C"])
-    await store.send(.delete(ids: [UUID(0)])) {
+    await store.send(.delete(id: UUID(0))) {
       $0.todos.remove(id: UUID(0))
     }
     await store.send(.clearCompletedButtonTapped) {

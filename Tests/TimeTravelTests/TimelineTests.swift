@@ -106,8 +106,8 @@ import TimeTravel
   @Test func verifyReportsTheFirstCheckpointAChangedReducerMisses() throws {
     // An injected bug: deleting several todos deletes all but the last.
     let buggy = Reduce<Todos.State, Todos.Action> { state, action in
-      if case let .delete(ids) = action {
-        return Todos().reduce(into: &state, action: .delete(ids: Array(ids.dropLast())))
+      if case let .deleteMany(ids) = action {
+        return Todos().reduce(into: &state, action: .deleteMany(ids: Array(ids.dropLast())))
       }
       return Todos().reduce(into: &state, action: action)
     }
@@ -117,7 +117,11 @@ import TimeTravel
     // The first checkpoint at or after the deletion is the first that differs.
     let deletion = try #require(
       (1...timeline.count).first {
-        if case .delete = try? timeline.action(at: $0).action { return true } else { return false }
+        if case .deleteMany = try? timeline.action(at: $0).action {
+          return true
+        } else {
+          return false
+        }
       }
     )
     let checkpoint = try #require(timeline.recording.checkpoints.first { $0 >= deletion })

@@ -64,6 +64,29 @@ public struct FeatureSchema: Sendable {
   }
 }
 
+/// A feature's state type that declares the feature's schema: its recorder writes the version,
+/// and `Timeline`, `ReplayFeature` and `assertReplay` read older recordings through its
+/// migrations, without being told.
+///
+/// ```swift
+/// extension Todos.State: SchemaVersioned {
+///   static let schema = FeatureSchema(version: 2, migrations: [
+///     Migration(from: 1, .addField("priority", default: 0, in: "todos[*]")),
+///   ])
+/// }
+/// ```
+public protocol SchemaVersioned {
+  /// The feature's schema.
+  static var schema: FeatureSchema { get }
+}
+
+extension FeatureSchema {
+  /// The schema `State` declares, or ``initial``.
+  public static func of<State>(_ state: State.Type) -> FeatureSchema {
+    (state as? any SchemaVersioned.Type)?.schema ?? .initial
+  }
+}
+
 /// Why a recording cannot be brought to today's version.
 public enum MigrationError: Error, Sendable, Equatable, CustomStringConvertible {
   /// The recording was made by newer code than this.

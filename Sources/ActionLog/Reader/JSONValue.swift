@@ -135,6 +135,20 @@ public indirect enum JSONValue: Codable, Sendable, Hashable {
   }
 }
 
+extension JSONValue: ExpressibleByDictionaryLiteral, ExpressibleByArrayLiteral,
+  ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral,
+  ExpressibleByNilLiteral
+{
+  public init(dictionaryLiteral elements: (String, JSONValue)...) {
+    self = .object(Dictionary(elements, uniquingKeysWith: { $1 }))
+  }
+  public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+  public init(stringLiteral value: String) { self = .string(value) }
+  public init(integerLiteral value: Int64) { self = .integer(value) }
+  public init(booleanLiteral value: Bool) { self = .bool(value) }
+  public init(nilLiteral: ()) { self = .null }
+}
+
 /// JSON's `null`, among Foundation-style values.
 @_spi(Internals) public struct JSONNull: Sendable {
   public init() {}

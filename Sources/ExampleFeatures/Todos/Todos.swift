@@ -34,9 +34,12 @@ public struct Todos: Reducer, Sendable {
   public enum Action: Equatable, Codable, Sendable {
     case addTodoButtonTapped
     case clearCompletedButtonTapped
-    case delete(ids: [UUID])
+    /// Deletes one todo (swiping a row).
+    case delete(id: UUID)
+    /// Deletes several (the edit mode's selection).
+    case deleteMany(ids: [UUID])
     case filterPicked(Filter)
-    case sortCompletedTodos
+    case sortCompleted
     case todos(IdentifiedActionOf<Todo>)
   }
 
@@ -58,7 +61,11 @@ public struct Todos: Reducer, Sendable {
         state.todos.removeAll(where: \.isComplete)
         return .none
 
-      case let .delete(ids):
+      case let .delete(id):
+        state.todos.remove(id: id)
+        return .none
+
+      case let .deleteMany(ids):
         for id in ids {
           state.todos.remove(id: id)
         }
@@ -68,7 +75,7 @@ public struct Todos: Reducer, Sendable {
         state.filter = filter
         return .none
 
-      case .sortCompletedTodos:
+      case .sortCompleted:
         let incomplete = state.todos.filter { !$0.isComplete }
         let complete = state.todos.filter(\.isComplete)
         state.todos = IdentifiedArray(uniqueElements: incomplete + complete)
@@ -77,7 +84,7 @@ public struct Todos: Reducer, Sendable {
       case .todos(.element(id: _, action: .checkBoxToggled)):
         return .run { send in
           try await self.clock.sleep(for: .seconds(1))
-          await send(.sortCompletedTodos)
+          await send(.sortCompleted)
         }
         .cancellable(id: CancelID.todoCompletion, cancelInFlight: true)
 

@@ -49,6 +49,9 @@ extension ReplayCommand {
       if let redacted = redactionSummary(header.redactions) {
         lines.insert("  redacted     \(redacted)", at: lines.count - 1)
       }
+      if let version = versionSummary(recording) {
+        lines.insert("  version      \(version)", at: 2)
+      }
       if let feature = ReplayCommand.feature(header.feature) {
         lines.append("  replayable   yes: this replay knows \"\(feature.id)\"")
       } else {
@@ -81,6 +84,8 @@ extension ReplayCommand {
         var bytes: Int
         var metadata: [String: String]
         var redacted: Redacted?
+        var schemaVersion: Int?
+        var migrated: AppliedMigration?
         var replayable: Bool
         var warnings: [String]
         var skipped: [String]
@@ -109,6 +114,9 @@ extension ReplayCommand {
             actions: header.redactions.actions.map(\.description),
             state: header.redactions.state.map(\.description)
           ),
+        schemaVersion: header.schemaVersion == 1 && header.migration == nil
+          ? nil : header.schemaVersion,
+        migrated: header.migration,
         replayable: ReplayCommand.feature(header.feature) != nil,
         warnings: recording.warnings.map(\.description),
         skipped: recording.skippedRecords.map(\.description)

@@ -14,7 +14,7 @@ enum ActionLine {
     }
   }
 
-  /// `  12  +4.200s  effect ← 11   Todos.Action.sortCompletedTodos`.
+  /// `  12  +4.200s  effect ← 11   Todos.Action.sortCompleted`.
   static func text(step: Int, widths: Widths, recording: Recording, action: String) -> String {
     let number = String(step)
     let origin = originText(recording.origin(ofAction: step))

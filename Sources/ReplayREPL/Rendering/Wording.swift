@@ -45,3 +45,30 @@ func originText(_ origin: RecordedOrigin) -> String {
   case let .effect(parent): "effect ← \(parent)"
   }
 }
+
+/// The version of the feature a recording holds, when there is something to say about it: a
+/// version above 1, a migration it went through, or migrations it is read through. `nil` for a
+/// recording at version 1 of a feature at version 1.
+func versionSummary(_ recording: Recording) -> String? {
+  let header = recording.header
+  var parts: [String] = []
+  if header.schemaVersion != 1 || header.migration != nil {
+    parts.append("\(header.schemaVersion)")
+  }
+  if let migration = header.migration {
+    parts.append(
+      "migrated from \(migration.from) with \(migration.steps.joined(separator: ", "))")
+  }
+  if let feature = ReplayCommand.feature(header.feature), feature.schema.version != header.schemaVersion {
+    let steps = (try? recording.migrated(to: feature.schema).appliedMigrationSteps) ?? []
+    if parts.isEmpty { parts.append("\(header.schemaVersion)") }
+    parts.append(
+      feature.schema.version < header.schemaVersion
+        ? "newer than this replay's \"\(feature.id)\" (version \(feature.schema.version))"
+        : steps.isEmpty
+          ? "this replay's \"\(feature.id)\" is at \(feature.schema.version), with no migration from it"
+          : "read at \(feature.schema.version) through \(steps.joined(separator: ", "))"
+    )
+  }
+  return parts.isEmpty ? nil : parts.joined(separator: "; ")
+}

@@ -35,7 +35,7 @@ import TimeTravel
 public func assertReplay<R: Reducer>(
   _ url: URL,
   feature: String? = nil,
-  schema: FeatureSchema = .initial,
+  schema: FeatureSchema? = nil,
   dependencies: [RecordableDependency] = RecordableDependency.standard,
   finalStateOnly: Bool = false,
   normalize: (inout R.State) -> Void = { _ in },
@@ -67,7 +67,7 @@ public func assertReplay<R: Reducer>(
 public func assertReplay<R: Reducer>(
   _ recording: Recording,
   feature: String? = nil,
-  schema: FeatureSchema = .initial,
+  schema: FeatureSchema? = nil,
   dependencies: [RecordableDependency] = RecordableDependency.standard,
   finalStateOnly: Bool = false,
   normalize: (inout R.State) -> Void = { _ in },

@@ -51,9 +51,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   ///   - redacting: Paths of the state and of the actions whose values must not reach the file:
   ///     they are replaced by placeholders, and the header lists the paths. A path that matches
   ///     nothing by ``close()`` is reported as an issue.
-  ///   - schemaVersion: The version of the feature's types (``ActionLog/FeatureSchema``): the
-  ///     version registered with the feature's `ReplayFeature`, so that recordings made before a
-  ///     change of the types are read through its migrations.
+  ///   - schemaVersion: The version of the feature's types (``ActionLog/FeatureSchema``); by
+  ///     default, what the state type declares (``ActionLog/SchemaVersioned``), or 1.
   ///   - dependencies: The dependencies to capture; uuid, date and random by default.
   ///   - startedAt: The wall-clock start written in the header; now by default.
   ///   - elapsed: The time since the start, for each action; a monotonic clock by default.
@@ -66,7 +65,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     checkpointInterval: Int = 100,
     metadata: [String: String] = [:],
     redacting redactions: Redactions = .none,
-    schemaVersion: Int = 1,
+    schemaVersion: Int? = nil,
     dependencies: [RecordableDependency] = RecordableDependency.standard,
     startedAt: Date = Date(),
     elapsed: (@Sendable () -> Duration)? = nil,
@@ -95,7 +94,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         checkpointInterval: self.checkpointInterval,
         metadata: metadata,
         redactions: redactions,
-        schemaVersion: schemaVersion
+        schemaVersion: schemaVersion ?? FeatureSchema.of(State.self).version
       ),
       initialState: initialState,
       options: options

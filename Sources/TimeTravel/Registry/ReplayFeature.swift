@@ -24,16 +24,18 @@ public struct ReplayFeature: Sendable {
   ///
   /// - Parameters:
   ///   - id: The identifier its recordings carry (the `feature:` given to the `Recorder`).
-  ///   - schema: The version of its types, and the migrations that read older recordings.
+  ///   - schema: The version of its types, and the migrations that read older recordings; by
+  ///     default, what the state type declares (``ActionLog/SchemaVersioned``).
   ///   - dependencies: The dependencies its recordings captured.
   ///   - reducer: Makes the feature's reducer, without its recording modifier.
   public init<R: _ReplayableReducer>(
     _ id: String,
-    schema: FeatureSchema = .initial,
+    schema: FeatureSchema? = nil,
     dependencies: [RecordableDependency] = RecordableDependency.standard,
     reducer: @escaping @Sendable () -> R
   ) where R.State: Decodable & Equatable, R.Action: Decodable {
     self.id = id
+    let schema = schema ?? .of(R.State.self)
     self.schema = schema
     self.makeSession = { recording in
       try Timeline(

@@ -42,7 +42,7 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
   ///   - feature: The feature's identifier; the recording must be of this feature.
   ///   - dependencies: The dependencies the recording captured.
   ///   - schema: The feature's version and migrations: a recording of an older version is read
-  ///     through them.
+  ///     through them. By default, what the state type declares (``ActionLog/SchemaVersioned``).
   /// - Throws: ``TimelineError`` when the recording is of another feature or other types, an
   ///   ``ActionLog/MigrationError`` when it is newer than `schema` or a migration is missing, or
   ///   an ``ActionLog/ActionLogError`` when its initial state cannot be decoded.
@@ -51,7 +51,7 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
     reducer: R,
     feature: String,
     dependencies: [RecordableDependency] = RecordableDependency.standard,
-    schema: FeatureSchema = .initial
+    schema: FeatureSchema? = nil
   ) throws {
     guard recording.header.feature == feature else {
       throw TimelineError.otherFeature(expected: feature, found: recording.header.feature)
@@ -61,7 +61,7 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
     guard expected == found else {
       throw TimelineError.otherTypes(expected: expected, found: found)
     }
-    let recording = try recording.migrated(to: schema)
+    let recording = try recording.migrated(to: schema ?? .of(R.State.self))
     self.recording = recording
     self.replayer = Replayer(recording: recording, reducer: reducer, dependencies: dependencies)
     self.state = try self.replayer.initialState()

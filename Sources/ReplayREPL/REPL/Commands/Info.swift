@@ -23,6 +23,9 @@ extension Interpreter {
       if let redacted = redactionSummary(recording.header.redactions) {
         text += "\nRedacted at record time: \(redacted)."
       }
+      if let version = versionSummary(recording) {
+        text += "\nVersion \(version)."
+      }
       if let readOnly = self.session as? ReadOnlySession {
         text += "\nRead-only: \(readOnly.reason)."
       }
