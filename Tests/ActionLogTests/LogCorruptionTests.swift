@@ -164,10 +164,13 @@ import Testing
     damaged += framedLine(
       #"{"kind":"action","seq":3,"source":"send","time":30,"value":{"note":"","number":"three"}}"#)
     let recording = try self.open(damaged)
+    // Named as a change of the types, in words of this package, with the step that would
+    // read the record: none of Foundation's wording.
     #expect(
-      throws: ActionLogError.undecodable(
-        record: 4, offset: offsets[3], codingPath: "value.number",
-        reason: "expected Int: Expected to decode Int but found a string instead.")
+      throws: ActionLogError.typesChanged(
+        record: 4, offset: offsets[3], value: "action 3", codingPath: "value.number",
+        change: #"ActionLogTests.Step expects Swift.Int there, and the record has the string "three""#,
+        step: #".custom("…", of: .actions) { value in … }"#)
     ) {
       try recording.action(3, as: Step.self)
     }

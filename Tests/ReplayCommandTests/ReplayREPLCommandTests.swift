@@ -22,7 +22,7 @@ import TimeTravel
   @Test func watchpointsAndBreakpointsStopSearches() async throws {
     let result = try await self.session(
       "Recordings/todos.actionlog",
-      "goto 60", "watch todos[0].isComplete", "break delete", "info breakpoints",
+      "goto 60", "watch todos[0].isComplete", "break deleteMany", "info breakpoints",
       "reverse-continue", "continue", "delete 1", "continue", "continue", "delete 9", "delete",
       "continue"
     )
@@ -34,10 +34,10 @@ import TimeTravel
             60/139  +21.000s  send  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000006), action: .textFieldChanged("B")))
             Watchpoint 1: todos[0].isComplete (now false)
-            Breakpoint 2: delete
+            Breakpoint 2: deleteMany
             Num  Type        What
             1    watchpoint  todos[0].isComplete
-            2    breakpoint  delete
+            2    breakpoint  deleteMany
             Watchpoint 1: todos[0].isComplete
               ‹absent› → false
             1/139  +0.350s  send  Todos.Action.addTodoButtonTapped
@@ -46,8 +46,8 @@ import TimeTravel
             117/139  +40.950s  send  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-00000000000B), action: .checkBoxToggled))
             Deleted 1.
-            Breakpoint 2: delete
-            138/139  +48.300s  send  Todos.Action.delete(ids: [[0]: \
+            Breakpoint 2: deleteMany
+            138/139  +48.300s  send  Todos.Action.deleteMany(ids: [[0]: \
             UUID(00000000-0000-0000-0000-000000000007), [1]: \
             UUID(00000000-0000-0000-0000-000000000004)])
             No later step changes a watched value or matches a breakpoint: still at step 138.
@@ -74,6 +74,7 @@ import TimeTravel
             todos: 139 actions over 49.000s, 3 checkpoints, complete
             Redacted at record time: state todos[*].description; actions **.textFieldChanged \
             (shown as ‹redacted N›).
+            Version 5.
             10/139  +3.500s  send  Todos.Action.addTodoButtonTapped
             Todo.State(
               description: "",
