@@ -19,12 +19,12 @@ import Testing
           output: """
             Recordings/todos.actionlog
               feature      todos (ExampleFeatures.Todos.State, ExampleFeatures.Todos.Action)
-              version      5
+              version      4
               recorded     2025-11-22T02:53:20.000Z, 139 actions over 49.000s
               checkpoints  3 (every 50 actions)
               ending       complete
               metadata     app=ExampleFeatures, session=Tools/record-samples
-              size         28194 bytes
+              size         28402 bytes
               replayable   yes: this replay knows "todos"
 
             """,

@@ -74,12 +74,13 @@ import TimeTravel
             todos: 139 actions over 49.000s, 3 checkpoints, complete
             Redacted at record time: state todos[*].description; actions **.textFieldChanged \
             (shown as ‹redacted N›).
-            Version 5.
+            Version 4.
             10/139  +3.500s  send  Todos.Action.addTodoButtonTapped
             Todo.State(
               description: "",
               id: UUID(00000000-0000-0000-0000-000000000001),
-              isComplete: false
+              isComplete: false,
+              priority: 0
             )
               Todos.State(
                 filter: .all,
@@ -88,7 +89,8 @@ import TimeTravel
             -       description: "‹redacted 7›",
             +       description: "‹redacted 8›",
                     id: UUID(00000000-0000-0000-0000-000000000000),
-                    isComplete: false
+                    isComplete: false,
+                    priority: 0
                   )
                 ]
               )

@@ -6,24 +6,29 @@ import ReplayTesting
 import TestSupport
 import Testing
 
-/// Every recording in `Recordings/` is a regression test: today's reducers must reproduce it.
-/// A new recording joins the suite by being saved there; its feature needs a line below.
-/// Sub-folders are not part of it: `bug-reports/` keeps recordings as they were reported, of
-/// behaviour that has since been fixed.
+/// Every recording in `Recordings/` and `Recordings/legacy/` is a regression test: today's
+/// reducers must reproduce it, the legacy ones (made with older versions of the types) through
+/// their features' migrations. A new recording joins the suite by being saved there; its feature
+/// needs a line below. `bug-reports/` is not part of it: it keeps recordings as they were
+/// reported, of behaviour that has since been fixed.
 @Suite struct RecordingsRegressionTests {
   static let folder = bundledRecording("counter").deletingLastPathComponent()
 
-  /// The recordings in the folder, by file name.
+  /// The recordings in the folder and in `legacy/`, by path from the folder.
   static var recordings: [String] {
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: Self.folder.path)) ?? []
-    return names.filter { $0.hasSuffix(".actionlog") }.sorted()
+    ["", "legacy/"].flatMap { prefix in
+      let folder = Self.folder.appendingPathComponent(prefix).path
+      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      return names.filter { $0.hasSuffix(".actionlog") }.sorted().map { prefix + $0 }
+    }
   }
 
   @Test func theFolderHoldsTheBundledRecordings() {
     #expect(
       Set([
         "counter.actionlog", "todos.actionlog", "songs.actionlog", "todos-redacted.actionlog",
-        "songs-heart-bug.actionlog",
+        "songs-heart-bug.actionlog", "legacy/todos-v1.actionlog", "legacy/todos-v2.actionlog",
+        "legacy/todos-v3.actionlog", "legacy/songs-v1.actionlog",
       ]).isSubset(of: Self.recordings)
     )
   }

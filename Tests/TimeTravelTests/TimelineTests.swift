@@ -79,7 +79,8 @@ import TimeTravel
         -       description: "",
         +       description: "B",
                 id: UUID(00000000-0000-0000-0000-000000000000),
-                isComplete: false
+                isComplete: false,
+                priority: 0
               )
             ]
           )

@@ -7,11 +7,14 @@ public struct Todo: Reducer, Sendable {
     public var description: String
     public let id: UUID
     public var isComplete: Bool
+    /// How soon it should be done: 0, the default, is no hurry. Since version 2 of the todos.
+    public var priority: Int = 0
 
-    public init(description: String = "", id: UUID, isComplete: Bool = false) {
+    public init(description: String = "", id: UUID, isComplete: Bool = false, priority: Int = 0) {
       self.description = description
       self.id = id
       self.isComplete = isComplete
+      self.priority = priority
     }
   }
 

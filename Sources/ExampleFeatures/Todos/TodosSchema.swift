@@ -5,7 +5,7 @@ extension Todos.State: SchemaVersioned {
   /// change of the types since the first recording is a migration here, so that every recording
   /// still replays (see `Recordings/legacy`).
   public static let schema = FeatureSchema(
-    version: 5,
+    version: 4,
     migrations: [
       // Version 2: a todo has a priority.
       Migration(from: 1, .addField("priority", default: 0, in: "todos[*]")),
@@ -22,8 +22,6 @@ extension Todos.State: SchemaVersioned {
             ids.count == 1 ? ["delete": ["id": ids[0]]] : ["deleteMany": ["ids": .array(ids)]]
         }
       ),
-      // Version 5: priorities are gone again; the list is ordered by hand.
-      Migration(from: 4, .removeField("priority", in: "todos[*]")),
     ]
   )
 }
