@@ -156,8 +156,10 @@ let package = Package(
     .testTarget(
       name: "ReplayTestingTests",
       dependencies: [
+        "ActionLog",
         "ExampleFeatures",
         "ReplayTesting",
+        "TimeTravel",
         "TestSupport",
         "ComposableArchitectureTesting",
       ]

@@ -63,6 +63,10 @@ public struct ReplayCommand: ParsableCommand {
   /// which needs a migration (or one more) to be read.
   static let needsMigrationStatus: Int32 = 3
 
+  /// The exit status of `verify` on a recording damaged in the middle: what was read reproduces,
+  /// the rest was not read.
+  static let damagedStatus: Int32 = 4
+
   static func feature(_ id: String) -> ReplayFeature? {
     Self.features.first { $0.id == id }
   }

@@ -156,6 +156,8 @@ extension ReplayCommand {
         return Verdict(file: file, kind: .pass, step: nil, message: said(child.output))
       case .exited(2):
         return Verdict(file: file, kind: .cannotReplay, step: nil, message: said(child.errors))
+      case .exited(ReplayCommand.damagedStatus):
+        return Verdict(file: file, kind: .unreadable, step: nil, message: said(child.output))
       case .exited(ReplayCommand.needsMigrationStatus):
         return Verdict(
           file: file, kind: .needsMigration, step: nil, message: said(child.errors))

@@ -11,8 +11,9 @@ extension ReplayCommand {
       discussion: """
         Exits with 0 when every checkpoint is reproduced, 1 with the first difference when one \
         is not, 2 when the recording cannot be re-run here (another feature, or a newer \
-        version), and 3 when its types changed since it was made and it needs a migration (the \
-        message writes the step).
+        version), 3 when its types changed since it was made and it needs a migration (the \
+        message writes the step), and 4 when its whole records before a damaged one reproduce \
+        but the rest could not be read (--skip-damaged verifies past it).
 
         With --integrity, checks the file instead, for any feature: the header, every record's \
         checksum and sequence number, and the end record. Exits with 0 when the file is whole \
@@ -91,6 +92,11 @@ extension ReplayCommand {
         )
         if recording.ending != .clean {
           print("note: the recording is \(recording.ending); only its whole records were verified.")
+        }
+        // NB: A torn tail or a missing end record is how a crash leaves a recording; damage in
+        // the middle is not, and the records after it were not verified.
+        if case .damaged = recording.ending {
+          throw ExitCode(ReplayCommand.damagedStatus)
         }
       }
     }
