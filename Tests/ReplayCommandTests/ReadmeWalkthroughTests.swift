@@ -10,6 +10,7 @@ import Testing
 
   @Test(arguments: [
     "Attach a recording to a bug report", "Turn a recording into a regression test",
+    "I changed my types: my recordings still replay",
   ])
   func worksAsWritten(_ section: String) async throws {
     let readme = try String(

@@ -38,6 +38,13 @@ extension ReplayCommand {
     @Flag(help: "Re-run the reducer in a child process, so that a trap in it becomes a verdict.")
     var isolated = false
 
+    @Flag(
+      help: """
+        Read the recording with today's types as it is, without the feature's migrations: what \
+        it needs migrating, step by step.
+        """)
+    var asIs = false
+
     @Option(help: ArgumentHelp("Where an isolated child marks its step.", visibility: .private))
     var stepFile: String?
 
@@ -59,7 +66,7 @@ extension ReplayCommand {
             code: 2
           )
         }
-        let session = try feature.open(recording)
+        let session = try self.asIs ? feature.openAsIs(recording) : feature.open(recording)
         let marker = self.stepFile.flatMap(StepMarker.init(path:))
         let progress = ReplayProgress(count: recording.count)
         var current = 0

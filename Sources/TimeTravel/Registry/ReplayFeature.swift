@@ -17,7 +17,7 @@ import CustomDump
 public struct ReplayFeature: Sendable {
   /// The identifier recordings of this feature carry in their header.
   public let id: String
-  private let makeSession: @Sendable (Recording) throws -> any TimelineSession
+  private let makeSession: @Sendable (Recording, FeatureSchema) throws -> any TimelineSession
 
   /// Registers a feature. Its reducer need not be `Sendable`: one is made for each recording
   /// opened.
@@ -37,7 +37,7 @@ public struct ReplayFeature: Sendable {
     self.id = id
     let schema = schema ?? .of(R.State.self)
     self.schema = schema
-    self.makeSession = { recording in
+    self.makeSession = { recording, schema in
       try Timeline(
         recording: recording, reducer: reducer(), feature: id, dependencies: dependencies,
         schema: schema
@@ -48,9 +48,15 @@ public struct ReplayFeature: Sendable {
   /// The version of the feature's types, and its migrations.
   public let schema: FeatureSchema
 
-  /// Opens a recording of this feature.
+  /// Opens a recording of this feature, read through the feature's migrations when it is older.
   public func open(_ recording: Recording) throws -> any TimelineSession {
-    try self.makeSession(recording)
+    try self.makeSession(recording, self.schema)
+  }
+
+  /// Opens a recording of this feature as it is, without migrating it: how its values decode
+  /// with today's types, whatever version it says it is.
+  public func openAsIs(_ recording: Recording) throws -> any TimelineSession {
+    try self.makeSession(recording, FeatureSchema(version: recording.header.schemaVersion))
   }
 }
 
