@@ -80,7 +80,50 @@ extension ReplayBench {
       "share", String(format: "%.1f%%", share * 100),
       "goal ≤ 5%: \(share <= 0.05 ? "met" : "NOT MET")"
     )
+    try self.migrationCost(recording)
     print()
+  }
+
+  /// Replaying from the start with a migration step on every action and checkpoint, against the
+  /// same replay with none: alternating rounds, the median ratio and its range.
+  static func migrationCost(_ recording: Recording) throws {
+    // One version more than the recording's, whose only step renames a case: every action and
+    // checkpoint goes through it (parsed, walked and written back) before it is decoded.
+    let current = Todos.State.schema
+    let next = FeatureSchema(
+      version: current.version + 1,
+      migrations: current.migrations + [
+        Migration(from: current.version, .renameCase("sortCompletedTodos", to: "sortCompleted"))
+      ]
+    )
+    let migrated = try recording.migrated(to: next)
+    let steps = min(recording.count, 20_000)
+    func replay(_ recording: Recording) throws -> Duration {
+      let replayer = Replayer(recording: recording, reducer: Todos())
+      let start = ContinuousClock.now
+      var state = try replayer.initialState()
+      for step in 1...steps { try replayer.apply(step, to: &state) }
+      return ContinuousClock.now - start
+    }
+    var ratios: [Double] = []
+    var plain: [Duration] = []
+    var renamed: [Duration] = []
+    for _ in 0..<5 {
+      let without = try replay(recording)
+      let with = try replay(migrated)
+      plain.append(without)
+      renamed.append(with)
+      ratios.append(with / without)
+    }
+    ratios.sort()
+    plain.sort()
+    renamed.sort()
+    self.figure("replay, no migration", format(plain[2]), "\(steps) steps, median of 5")
+    self.figure("replay, one rename step", format(renamed[2]), "on every action and checkpoint")
+    let median = ratios[2]
+    self.ratio(
+      median, goal: "≤ 1.5×", met: median <= 1.5,
+      note: String(format: "rounds %.2f–%.2f×", ratios.first!, ratios.last!))
   }
 
   /// Runs this program with `arguments` and returns the number it prints.

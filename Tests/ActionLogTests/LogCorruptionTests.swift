@@ -169,7 +169,8 @@ import Testing
     #expect(
       throws: ActionLogError.typesChanged(
         record: 4, offset: offsets[3], value: "action 3", codingPath: "value.number",
-        change: #"ActionLogTests.Step expects Swift.Int there, and the record has the string "three""#,
+        change:
+          #"ActionLogTests.Step expects Swift.Int there, and the record has the string "three""#,
         step: #".custom("…", of: .actions) { value in … }"#)
     ) {
       try recording.action(3, as: Step.self)

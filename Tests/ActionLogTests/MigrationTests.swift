@@ -139,3 +139,49 @@ enum Command: Codable, Equatable {
     #expect(throws: MigrationError.self) { try self.recording().migrated(to: bad) }
   }
 }
+
+/// The parser migrations read records with, against Foundation's decoder, on every record of
+/// every bundled recording and on the escapes and numbers JSON allows.
+@Suite struct JSONValueParserTests {
+  @Test func agreesWithFoundationOnEveryBundledRecord() throws {
+    let folder = recordingsFolder
+    let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".actionlog") }
+    #expect(files.count >= 10)
+    var records = 0
+    for file in files {
+      let data = try Data(contentsOf: folder.appendingPathComponent(file))
+      for line in data.split(separator: UInt8(ascii: "\n")) {
+        let payload = Data(line.dropFirst(9))
+        let ours = try payload.withUnsafeBytes { try JSONValue.parse($0) }
+        let foundation = try JSONDecoder().decode(JSONValue.self, from: payload)
+        #expect(ours == foundation, "\(file)")
+        #expect(ours.bytes == Array(foundation.text.utf8))
+        records += 1
+      }
+    }
+    #expect(records > 1_000)
+  }
+
+  @Test func escapesNumbersAndErrors() throws {
+    let text =
+      #" {"a":"\u00e9\ud834\udd1e\n\"\\\/","b":[-0,1.5e3,-9223372036854775808,1e400],"c":null} "#
+    let bad = Array(#"{"a":1e400}"#.utf8)
+    #expect(throws: JSONValueSyntaxError.self) { try JSONValue.parse(bad) }
+    let good = Array(text.replacingOccurrences(of: ",1e400", with: "").utf8)
+    let value = try JSONValue.parse(good)
+    #expect(value["a"] == .string("é𝄞\n\"\\/"))
+    #expect(value["b"] == [.integer(0), .number(1_500), .integer(Int64.min)])
+    #expect(value["c"] == .null)
+    #expect(
+      String(decoding: value.bytes, as: UTF8.self)
+        == #"{"a":"é𝄞\n\"\\/","b":[0,1500,-9223372036854775808],"c":null}"#)
+    for broken in [#"{"a" 1}"#, "[1,]", #""unclosed"#, "tru", "{}x", #""\x""#] {
+      #expect(throws: JSONValueSyntaxError.self, "\(broken)") {
+        try JSONValue.parse(Array(broken.utf8))
+      }
+    }
+    let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
+    #expect(throws: JSONValueSyntaxError.self) { try JSONValue.parse(Array(deep.utf8)) }
+  }
+}

@@ -66,7 +66,9 @@ import Testing
     let document = try #require(
       JSONSerialization.jsonObject(with: Data(checked.output.utf8)) as? [String: Any])
     let recordings = try #require(document["recordings"] as? [[String: Any]])
-    #expect(recordings.map { $0["file"] as? String } == ["sub/garbage.actionlog", "sub/overflow.actionlog"])
+    #expect(
+      recordings.map { $0["file"] as? String }
+        == ["sub/garbage.actionlog", "sub/overflow.actionlog"])
     #expect(recordings.map { $0["verdict"] as? String } == ["unreadable", "crashed"])
     #expect(recordings[1]["step"] as? Int == 1)
     #expect(document["passed"] as? Int == 0)

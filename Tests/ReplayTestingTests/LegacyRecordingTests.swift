@@ -136,7 +136,8 @@ import TimeTravel
 
   @Test func aRecordingNewerThanTheCodeIsRefused() throws {
     let recording = try Recording(contentsOf: bundledRecording("todos"))
-    let older = FeatureSchema(version: 3, migrations: Array(Todos.State.schema.migrations.prefix(2)))
+    let older = FeatureSchema(
+      version: 3, migrations: Array(Todos.State.schema.migrations.prefix(2)))
     #expect(
       Self.failure(recording, schema: older) == """
         This recording is at version 4 of the feature, and this code knows versions up to 3: it \

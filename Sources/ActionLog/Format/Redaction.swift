@@ -125,6 +125,11 @@ public struct RedactionPath: Sendable, Hashable, CustomStringConvertible {
     self.walk(path, stopAtMatch: true)?.last == true
   }
 
+  /// Whether the path is `**`: every value, at any depth.
+  var isAnyDepth: Bool {
+    !self.components.isEmpty && self.components.allSatisfy { $0 == .anyDepth }
+  }
+
   /// Whether this path names `path` itself.
   func matchesExactly(_ path: [JSONPathStep]) -> Bool {
     self.walk(path, stopAtMatch: false)?.last == true

@@ -128,7 +128,8 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
   ) -> Self {
     Self(
       part: part, path: path, operation: .custom(transform),
-      description: ".custom(\(name.debugDescription)\(path.isEmpty ? "" : ", in: \(path.debugDescription)"), of: .\(part.rawValue))"
+      description: ".custom(\(name.debugDescription)"
+        + (path.isEmpty ? "" : ", in: \(path.debugDescription)") + ", of: .\(part.rawValue))"
     )
   }
 
@@ -215,12 +216,14 @@ struct MigrationPath: Sendable {
 
   func matches(_ steps: [JSONPathStep]) -> Bool {
     guard let pattern else { return steps.isEmpty }
+    if pattern.isAnyDepth { return true }
     return pattern.matchesExactly(steps)
   }
 
   /// Whether a path below `steps` may match: the walk stops where none can.
   func mayMatchBelow(_ steps: [JSONPathStep]) -> Bool {
     guard let pattern else { return false }
+    if pattern.isAnyDepth { return true }
     return pattern.mayMatchBelow(steps)
   }
 }

@@ -47,7 +47,8 @@ struct TypeChangeDiagnosis {
       }
       self.change = "\"\(old)\" is not a case of \(String(reflecting: type))"
       let base = [old.debugDescription, "to: \"…\""]
-      self.step = ".renameCase(\(Self.arguments(base, path: container, part: part, kind: .enumCase)))"
+      let arguments = Self.arguments(base, path: container, part: part, kind: .enumCase)
+      self.step = ".renameCase(\(arguments))"
     case let .typeMismatch(type, _), let .valueNotFound(type, _):
       let found = record.flatMap { Self.value(at: codingPath, in: $0) }
       let parent = Self.pathText(inner.dropLast())

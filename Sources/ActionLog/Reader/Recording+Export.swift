@@ -297,11 +297,9 @@ extension Recording {
     _ value: [UInt8], _ part: MigrationStep.Part, by steps: [MigrationStep], line: LineRange
   ) throws -> [UInt8] {
     guard steps.contains(where: { $0.part == part }) else { return value }
-    var json = try value.withUnsafeBytes {
-      try CompactJSONCodec().decode(JSONValue.self, from: $0)
-    }
+    var json = try JSONValue.parse(value)
     try Self.apply(steps, of: part, to: &json, line: line)
-    return Array(json.text.utf8)
+    return json.bytes
   }
 
   private func member(_ name: String, of line: LineRange) throws -> [UInt8] {

@@ -143,7 +143,7 @@ public final class Recording: Sendable {
   }
 
   /// The same recording, its values read through `steps`.
-  private init(_ other: Recording, migrationSteps: [MigrationStep]) {
+  init(_ other: Recording, migrationSteps: [MigrationStep]) {
     self.url = other.url
     self.header = other.header
     self.headerLine = other.headerLine
@@ -160,22 +160,6 @@ public final class Recording: Sendable {
     self.limits = other.limits
     self.codec = other.codec
     self.migrationSteps = migrationSteps
-  }
-
-  /// This recording as `schema`'s version of the feature reads it: every state, action and
-  /// captured value goes through the migrations from the recording's version before it is
-  /// decoded. The recording itself when it is at that version already.
-  ///
-  /// - Throws: ``MigrationError`` when the recording is newer than `schema`, or a migration on
-  ///   the way is missing.
-  public func migrated(to schema: FeatureSchema) throws(MigrationError) -> Recording {
-    let steps = try self.header.steps(to: schema)
-    return steps.isEmpty ? self : Recording(self, migrationSteps: steps)
-  }
-
-  /// The steps this recording's values go through when read, as Swift; empty when none.
-  public var appliedMigrationSteps: [String] {
-    self.migrationSteps.map(\.description)
   }
 
   /// The number of actions recorded.
@@ -339,11 +323,6 @@ public final class Recording: Sendable {
     return line
   }
 
-  /// Which record a line holds, for the migration steps that apply to it.
-  enum RecordPart {
-    case header, action, checkpoint
-  }
-
   /// Decodes the record on `line`, whose value is of `value.type` and is described as
   /// `value.what` in messages (`action 4`).
   private func decode<T: Decodable>(
@@ -365,7 +344,8 @@ public final class Recording: Sendable {
         guard !self.migrationSteps.isEmpty else {
           return try self.codec.decode(type, from: payload)
         }
-        let migrated = try self.migrate(payload, part: part, line: line, steps: self.migrationSteps)
+        let migrated = try self.migrate(
+          payload, part: part, line: line, steps: self.migrationSteps)
         return try migrated.withUnsafeBytes { try self.codec.decode(type, from: $0) }
       } catch let error as MigrationError {
         throw error
@@ -391,70 +371,6 @@ public final class Recording: Sendable {
     }
   }
 
-  /// The failure to decode a record read as a change of the feature's types, if it is one.
-  private func diagnose(
-    _ error: DecodingError, in payload: UnsafeRawBufferPointer, part: RecordPart,
-    valueType: Any.Type
-  ) -> TypeChangeDiagnosis? {
-    let record = try? self.codec.decode(JSONValue.self, from: payload)
-    let field: String
-    let kind: MigrationStep.Part
-    switch part {
-    case .header: (field, kind) = ("initialState", .states)
-    case .checkpoint: (field, kind) = ("value", .states)
-    case .action:
-      let usesFailed: Bool
-      switch error {
-      case let .typeMismatch(_, context), let .valueNotFound(_, context),
-        let .keyNotFound(_, context), let .dataCorrupted(context):
-        usesFailed = context.codingPath.first?.stringValue == "uses"
-      @unknown default:
-        usesFailed = false
-      }
-      (field, kind) = usesFailed ? ("uses", .dependencies) : ("value", .actions)
-    }
-    guard valueType != JSONText.self else { return nil }
-    return TypeChangeDiagnosis(
-      error, field: field, valueType: String(reflecting: valueType), part: kind, record: record)
-  }
-
-  /// A record's payload with the migration steps applied to its values.
-  func migrate(
-    _ payload: UnsafeRawBufferPointer, part: RecordPart, line: LineRange, steps: [MigrationStep]
-  ) throws -> [UInt8] {
-    var record = try self.codec.decode(JSONValue.self, from: payload)
-    func apply(_ kind: MigrationStep.Part, to field: String) throws {
-      guard var value = record[field] else { return }
-      try Self.apply(steps, of: kind, to: &value, line: line)
-      record[field] = value
-    }
-    switch part {
-    case .header: try apply(.states, to: "initialState")
-    case .checkpoint: try apply(.states, to: "value")
-    case .action:
-      try apply(.actions, to: "value")
-      try apply(.dependencies, to: "uses")
-    }
-    return Array(record.text.utf8)
-  }
-
-  /// Applies the steps of `part` to a value of a record.
-  static func apply(
-    _ steps: [MigrationStep], of part: MigrationStep.Part, to value: inout JSONValue,
-    line: LineRange
-  ) throws {
-    for step in steps where step.part == part {
-      do {
-        try step.apply(to: &value)
-      } catch let error as MigrationError {
-        throw error
-      } catch {
-        throw MigrationError.stepFailed(
-          step.description, record: line.record, offset: line.offset, reason: "\(error)")
-      }
-    }
-  }
-
   private static func describe(_ error: any Error) -> String {
     let nsError = error as NSError
     if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
@@ -468,20 +384,3 @@ public final class Recording: Sendable {
     return nsError.localizedDescription
   }
 }
-
-/// One decoded action of a recording.
-public struct RecordedAction<Action> {
-  /// The action's sequence number, from 1.
-  public let seq: Int
-  /// When the store processed it, since the recording started.
-  public let time: Duration
-  /// Where it came from.
-  public let origin: RecordedOrigin
-  /// The action.
-  public let action: Action
-  /// The dependency values the reducer read while processing it.
-  public let captured: CapturedValues
-}
-
-extension RecordedAction: Sendable where Action: Sendable {}
-extension RecordedAction: Equatable where Action: Equatable {}

@@ -59,14 +59,16 @@ func versionSummary(_ recording: Recording) -> String? {
     parts.append(
       "migrated from \(migration.from) with \(migration.steps.joined(separator: ", "))")
   }
-  if let feature = ReplayCommand.feature(header.feature), feature.schema.version != header.schemaVersion {
+  if let feature = ReplayCommand.feature(header.feature),
+    feature.schema.version != header.schemaVersion
+  {
     let steps = (try? recording.migrated(to: feature.schema).appliedMigrationSteps) ?? []
     if parts.isEmpty { parts.append("\(header.schemaVersion)") }
     parts.append(
       feature.schema.version < header.schemaVersion
         ? "newer than this replay's \"\(feature.id)\" (version \(feature.schema.version))"
         : steps.isEmpty
-          ? "this replay's \"\(feature.id)\" is at \(feature.schema.version), with no migration from it"
+          ? "this replay's \"\(feature.id)\" is at \(feature.schema.version), and cannot migrate it"
           : "read at \(feature.schema.version) through \(steps.joined(separator: ", "))"
     )
   }

@@ -1,0 +1,16 @@
+/// One decoded action of a recording.
+public struct RecordedAction<Action> {
+  /// The action's sequence number, from 1.
+  public let seq: Int
+  /// When the store processed it, since the recording started.
+  public let time: Duration
+  /// Where it came from.
+  public let origin: RecordedOrigin
+  /// The action.
+  public let action: Action
+  /// The dependency values the reducer read while processing it.
+  public let captured: CapturedValues
+}
+
+extension RecordedAction: Sendable where Action: Sendable {}
+extension RecordedAction: Equatable where Action: Equatable {}
