@@ -81,6 +81,19 @@ struct RecordingOptions: ParsableArguments {
   @Flag(help: "Skip damaged records instead of stopping at the first one.")
   var skipDamaged = false
 
+  /// The file's name, for messages.
+  var name: String {
+    URL(fileURLWithPath: self.file).lastPathComponent
+  }
+
+  /// Opens the recording and finds its feature among those this `replay` registers.
+  ///
+  /// - Throws: a ``CommandFailure`` with exit status 2 when this `replay` lacks the feature.
+  func openReplayable() throws -> (Recording, ReplayFeature) {
+    let recording = try self.open()
+    return (recording, try ReplayCommand.requireFeature(of: recording))
+  }
+
   /// Opens the recording, showing progress on standard error for a large file on a terminal.
   func open(recovery: RecoveryMode? = nil) throws -> Recording {
     let url = URL(fileURLWithPath: self.file)

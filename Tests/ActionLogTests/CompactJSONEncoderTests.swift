@@ -175,67 +175,6 @@ import Testing
 
   // MARK: - Every payload of the bundled recordings
 
-  /// Any JSON, decoded keeping integers as integers, and encoded back through containers.
-  enum AnyJSON: Codable {
-    case null, bool(Bool), integer(Int64), number(Double), string(String)
-    case array([AnyJSON]), object([String: AnyJSON])
-
-    init(from decoder: any Decoder) throws {
-      if let container = try? decoder.container(keyedBy: AnyKey.self) {
-        var object: [String: AnyJSON] = [:]
-        for key in container.allKeys {
-          object[key.stringValue] = try container.decode(AnyJSON.self, forKey: key)
-        }
-        self = .object(object)
-      } else if var container = try? decoder.unkeyedContainer() {
-        var array: [AnyJSON] = []
-        while !container.isAtEnd { array.append(try container.decode(AnyJSON.self)) }
-        self = .array(array)
-      } else {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-          self = .null
-        } else if let value = try? container.decode(Bool.self) {
-          self = .bool(value)
-        } else if let value = try? container.decode(Int64.self) {
-          self = .integer(value)
-        } else if let value = try? container.decode(Double.self) {
-          self = .number(value)
-        } else {
-          self = .string(try container.decode(String.self))
-        }
-      }
-    }
-
-    func encode(to encoder: any Encoder) throws {
-      switch self {
-      case .null:
-        var container = encoder.singleValueContainer()
-        try container.encodeNil()
-      case let .bool(value):
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-      case let .integer(value):
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-      case let .number(value):
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-      case let .string(value):
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-      case let .array(values):
-        var container = encoder.unkeyedContainer()
-        for value in values { try container.encode(value) }
-      case let .object(members):
-        var container = encoder.container(keyedBy: AnyKey.self)
-        for (key, value) in members {
-          try container.encode(value, forKey: AnyKey(stringValue: key))
-        }
-      }
-    }
-  }
-
   @Test func everyBundledPayloadMatchesFoundation() throws {
     let files = try FileManager.default.subpathsOfDirectory(atPath: Self.recordings.path)
       .filter { $0.hasSuffix(".actionlog") }
@@ -245,7 +184,7 @@ import Testing
       let data = try Data(contentsOf: Self.recordings.appendingPathComponent(file))
       for line in data.split(separator: UInt8(ascii: "\n")) {
         let payload = Data(line.dropFirst(Framing.prefixLength))
-        let value = try JSONDecoder().decode(AnyJSON.self, from: payload)
+        let value = try JSONDecoder().decode(JSONValue.self, from: payload)
         let compact = try #require(self.compact(value), "\(file)")
         #expect(compact == (try self.foundation(value)), "\(file)")
         payloads += 1

@@ -32,9 +32,8 @@ extension ReplayCommand {
 
     func run() throws {
       try self.reportingFailures {
-        let recording = try self.recording.open()
-        let feature = try ReplayCommand.requireFeature(of: recording)
-        let name = URL(fileURLWithPath: self.recording.file).lastPathComponent
+        let (recording, feature) = try self.recording.openReplayable()
+        let name = self.recording.name
         let steps = try recording.migrated(to: feature.schema).appliedMigrationSteps
         guard !steps.isEmpty else {
           print(
@@ -93,10 +92,9 @@ extension ReplayCommand {
 
     func run() throws {
       try self.reportingFailures {
-        let recording = try self.recording.open()
-        let feature = try ReplayCommand.requireFeature(of: recording)
+        let (recording, feature) = try self.recording.openReplayable()
         let session = try feature.open(recording)
-        let name = URL(fileURLWithPath: self.recording.file).lastPathComponent
+        let name = self.recording.name
         let target = URL(fileURLWithPath: self.output ?? self.recording.file)
         // Written beside the target and moved into place, so that FILE is replaced only by a
         // whole recording.

@@ -54,18 +54,7 @@ extension ReplayCommand {
         // From the start: Ctrl-C while the recording opens stops the replay at its first look.
         Interruption.install()
         if self.isolated { return try self.verifyInChild() }
-        let recording = try self.recording.open()
-        let id = recording.header.feature
-        guard let feature = ReplayCommand.feature(id) else {
-          let known = ReplayCommand.features.map(\.id).joined(separator: ", ")
-          throw CommandFailure(
-            """
-            this replay does not know the feature "\(id)" (it knows \(known)), so it cannot \
-            re-run the recording. Build a replay that registers it with ReplayFeature.
-            """,
-            code: 2
-          )
-        }
+        let (recording, feature) = try self.recording.openReplayable()
         let session = try self.asIs ? feature.openAsIs(recording) : feature.open(recording)
         let marker = self.stepFile.flatMap(StepMarker.init(path:))
         let progress = ReplayProgress(count: recording.count)
