@@ -16,6 +16,10 @@ struct Mutator {
 
   private(set) var random: SplitMix64
   let seeds: [Seed]
+  /// Levels of nesting added to the input being made. NB: This process builds, encodes and frees
+  /// each input with recursive code; a few thousand levels would overflow its own stack, and the
+  /// reader's limit (512 levels) is passed well before.
+  private var nesting = 0
 
   init(seeds: [Seed], seed: UInt64) {
     self.seeds = seeds
@@ -37,6 +41,7 @@ struct Mutator {
     let seed = self.seeds[self.int(self.seeds.count)]
     var records = seed.records
     var edits: [String] = ["from \(seed.name)"]
+    self.nesting = 0
     for _ in 0...self.int(4) {
       edits.append(self.mutate(&records))
     }
@@ -92,7 +97,8 @@ struct Mutator {
       return "record \(index + 1) kind = \(kind)"
     case 9:
       let path = self.pick(self.paths(in: records[index]))
-      let depth = self.pick([2, 64, 600, 5_000])
+      let depth = min(self.pick([2, 64, 520, 1_000]), max(0, 1_200 - self.nesting))
+      self.nesting += depth
       var value: Any = self.int(2) == 0 ? [String: Any]() : [Any]()
       for _ in 0..<depth {
         value = self.int(2) == 0 ? ["a": value] : [value]

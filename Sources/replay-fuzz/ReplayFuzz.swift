@@ -169,5 +169,5 @@ func recordings(in paths: [String]) throws -> [URL] {
 }
 
 func format(_ value: Double) -> String {
-  value.formatted(.number.precision(.fractionLength(0...1)))
+  value.formatted(.number.precision(.fractionLength(0...1)).grouping(.never))
 }
