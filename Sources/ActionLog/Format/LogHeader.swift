@@ -23,6 +23,9 @@ public struct LogHeader: Sendable, Equatable {
   public var schemaVersion: Int
   /// How `replay migrate` brought the recording to ``schemaVersion``, if it did.
   public var migration: AppliedMigration?
+  /// Whether each action record says what effects its reducer returned (an effect ledger); a
+  /// recording made before ledgers has none.
+  public var hasEffectLedger: Bool
 
   /// Creates a header.
   public init(
@@ -35,7 +38,8 @@ public struct LogHeader: Sendable, Equatable {
     metadata: [String: String] = [:],
     redactions: Redactions = .none,
     schemaVersion: Int = 1,
-    migration: AppliedMigration? = nil
+    migration: AppliedMigration? = nil,
+    hasEffectLedger: Bool = false
   ) {
     self.format = format
     self.feature = feature
@@ -47,6 +51,7 @@ public struct LogHeader: Sendable, Equatable {
     self.redactions = redactions
     self.schemaVersion = schemaVersion
     self.migration = migration
+    self.hasEffectLedger = hasEffectLedger
   }
 }
 

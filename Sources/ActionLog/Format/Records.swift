@@ -11,6 +11,8 @@ struct HeaderRecord<State> {
   var format: Int
   var initialState: State
   var kind: String
+  /// `1` when every action record says what effects its reducer returned (`yields`).
+  var ledger: Int?
   var metadata: [String: String]
   /// Written only for a migrated recording.
   var migrated: AppliedMigration?
@@ -31,6 +33,7 @@ extension HeaderRecord {
       format: header.format,
       initialState: initialState,
       kind: RecordKind.header.rawValue,
+      ledger: header.hasEffectLedger ? 1 : nil,
       metadata: header.metadata,
       migrated: header.migration,
       redacted: header.redactions.manifest,
@@ -50,6 +53,10 @@ struct ActionRecord<Action> {
   var trigger: Int?
   var uses: CapturedValues?
   var value: Action
+  /// What the reducer returned, when the header has a ledger and it was not `none`. NB: Its
+  /// key sorts after the envelope's (kind, seq, source, time, trigger), which a scan reads
+  /// without decoding.
+  var yields: JSONValue?
 }
 
 /// A checkpoint record's fields.

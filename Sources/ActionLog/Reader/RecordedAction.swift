@@ -10,6 +10,9 @@ public struct RecordedAction<Action> {
   public let action: Action
   /// The dependency values the reducer read while processing it.
   public let captured: CapturedValues
+  /// What the reducer returned, as the recorder described it; `nil` for no effect, or a
+  /// recording without an effect ledger.
+  public var recordedEffects: JSONValue? = nil
 }
 
 extension RecordedAction: Sendable where Action: Sendable {}

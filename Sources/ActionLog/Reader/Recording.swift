@@ -252,8 +252,20 @@ public final class Recording: Sendable {
       time: .nanoseconds(record.time),
       origin: record.trigger.map { RecordedOrigin.effect(parent: $0) } ?? .send,
       action: record.value,
-      captured: record.uses ?? CapturedValues()
+      captured: record.uses ?? CapturedValues(),
+      recordedEffects: record.yields
     )
+  }
+
+  /// What the reducer returned for action `seq`, as the recorder described it: `nil` when it
+  /// returned no effect, or the recording has no effect ledger (see
+  /// ``LogHeader/hasEffectLedger``).
+  public func recordedEffects(ofAction seq: Int) throws -> JSONValue? {
+    guard self.header.hasEffectLedger else { return nil }
+    let line = try self.actionLine(seq)
+    return try self.decode(
+      ActionRecord<Skipped>.self, at: line, part: .action, value: (Skipped.self, "action \(seq)")
+    ).yields
   }
 
   /// The JSON of action `seq` as written, for showing an action whose type is not at hand.

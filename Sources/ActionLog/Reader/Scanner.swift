@@ -242,7 +242,8 @@ struct Scanner {
       metadata: record.metadata,
       redactions: redactions,
       schemaVersion: record.schema ?? 1,
-      migration: record.migrated
+      migration: record.migrated,
+      hasEffectLedger: record.ledger == 1
     )
     self.headerLine = LineRange(
       record: 1,

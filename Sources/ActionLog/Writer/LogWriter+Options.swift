@@ -40,11 +40,28 @@ extension LogWriter {
       time: Duration,
       origin: RecordedOrigin,
       value: any Encodable & Sendable,
-      captured: CapturedValues
+      captured: CapturedValues,
+      effects: JSONValueSource? = nil
     )
     /// The state after action `seq`.
     case checkpoint(seq: Int, state: any Encodable & Sendable)
     /// A warning, attached to the action `seq`.
     case note(seq: Int, text: String)
+  }
+}
+
+/// A JSON value made on the writer's thread rather than the sending one: what an action's
+/// reducer returned, described only when the writer encodes the record.
+public struct JSONValueSource: Sendable {
+  private let make: @Sendable () -> JSONValue?
+
+  /// A value `make` describes when asked; `nil` leaves the field out.
+  public init(_ make: @escaping @Sendable () -> JSONValue?) {
+    self.make = make
+  }
+
+  /// The value.
+  public func callAsFunction() -> JSONValue? {
+    self.make()
   }
 }

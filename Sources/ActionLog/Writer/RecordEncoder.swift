@@ -46,7 +46,7 @@ struct RecordEncoder {
   /// Appends an entry's line to `buffer`; a note in its place when it cannot be encoded.
   mutating func append(_ entry: LogWriter.Entry, to buffer: inout [UInt8]) {
     switch entry {
-    case let .action(seq, time, origin, value, captured):
+    case let .action(seq, time, origin, value, captured, effects):
       self.lastActionSeq = seq
       self.lastTime = time
       let trigger: Int? = if case let .effect(parent) = origin { parent } else { nil }
@@ -57,7 +57,8 @@ struct RecordEncoder {
         time: time.nanoseconds,
         trigger: trigger,
         uses: captured.isEmpty ? nil : captured,
-        value: AnyEncodable(value: value)
+        value: AnyEncodable(value: value),
+        yields: effects?()
       )
       do {
         let payload = try self.redacted(self.codec.encode(record), self.actionPaths)

@@ -13,7 +13,7 @@ public struct Effect<Action> {
   indirect enum Operation {
     case none
     case send(Action)
-    case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+    case run(TaskPriority?, EffectSite, @Sendable (Send<Action>) async -> Void)
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
     case cancellable(_CancelID, cancelInFlight: Bool, Effect<Action>)
@@ -79,7 +79,7 @@ extension Effect {
   ) -> Self {
     withEscapedDependencies { escaped in
       Self(
-        operation: .run(priority) { send in
+        operation: .run(priority, EffectSite(fileID: fileID, line: line)) { send in
           await escaped.yield {
             do {
               try await operation(send)
@@ -206,9 +206,9 @@ extension Effect {
       return .none
     case let .send(action):
       return .send(transform(action))
-    case let .run(priority, operation):
+    case let .run(priority, site, operation):
       return Effect<T>(
-        operation: .run(priority) { send in
+        operation: .run(priority, site) { send in
           await operation(Send<Action> { action in send(transform(action)) })
         }
       )

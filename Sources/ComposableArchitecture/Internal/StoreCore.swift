@@ -140,7 +140,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     case let .send(action):
       self.send(action, origin: .effect(parent: parent), tasks: all)
 
-    case let .run(priority, operation):
+    case let .run(priority, _, operation):
       let key = self.nextTaskKey
       self.nextTaskKey += 1
       let isCompleted = LockIsolated(false)

@@ -17,9 +17,12 @@ import TimeTravel
 /// ```
 ///
 /// The reducer re-runs every recorded action with the dependency values it read when recorded;
-/// effects are dropped, since the actions they fed back are in the recording. Every recorded
-/// checkpoint is compared; the failure names the first step that read its dependencies
-/// differently or reported an issue, when there is one before the differing checkpoint.
+/// effects are not run, since the actions they fed back are in the recording, but what the
+/// reducer returns is compared with what the recording says it returned (when it has an effect
+/// ledger): a reducer that no longer starts a request, or cancels the wrong effect, fails with
+/// both sides. Every recorded checkpoint is compared; the failure names the first step that read
+/// its dependencies differently or reported an issue, when there is one before the differing
+/// checkpoint.
 ///
 /// - Parameters:
 ///   - url: The recording (an `.actionlog` file).
@@ -29,6 +32,8 @@ import TimeTravel
 ///   - finalStateOnly: Compare only the state at the end of the recording.
 ///   - normalize: Applied to the recorded and the replayed state before comparing them: clear
 ///     what may differ without being wrong, such as timestamps.
+///   - schema: The feature's version and migrations; by default what the state type declares.
+///   - effects: `.ignore` compares states only.
 ///   - rerecord: How to record the session again, for the failure message.
 ///   - reducer: The feature's reducer, without its recording modifier.
 /// - Throws: When the recording cannot be read at all.
@@ -39,6 +44,7 @@ public func assertReplay<R: Reducer>(
   dependencies: [RecordableDependency] = RecordableDependency.standard,
   finalStateOnly: Bool = false,
   normalize: (inout R.State) -> Void = { _ in },
+  effects: EffectComparison = .compare,
   rerecord: String? = nil,
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
@@ -53,6 +59,7 @@ public func assertReplay<R: Reducer>(
     dependencies: dependencies,
     finalStateOnly: finalStateOnly,
     normalize: normalize,
+    effects: effects,
     rerecord: rerecord,
     fileID: fileID,
     filePath: filePath,
@@ -71,6 +78,7 @@ public func assertReplay<R: Reducer>(
   dependencies: [RecordableDependency] = RecordableDependency.standard,
   finalStateOnly: Bool = false,
   normalize: (inout R.State) -> Void = { _ in },
+  effects: EffectComparison = .compare,
   rerecord: String? = nil,
   fileID: StaticString = #fileID,
   filePath: StaticString = #filePath,
@@ -108,7 +116,8 @@ public func assertReplay<R: Reducer>(
     return
   }
   guard
-    let divergence = try timeline.verify(finalStateOnly: finalStateOnly, normalizing: normalize)
+    let divergence = try timeline.verify(
+      finalStateOnly: finalStateOnly, normalizing: normalize, effects: effects)
   else { return }
   let redo = rerecord.map { "record it again with \($0)" } ?? "record the session again"
   fail(

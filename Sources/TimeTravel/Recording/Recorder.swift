@@ -94,7 +94,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         checkpointInterval: self.checkpointInterval,
         metadata: metadata,
         redactions: redactions,
-        schemaVersion: schemaVersion ?? FeatureSchema.of(State.self).version
+        schemaVersion: schemaVersion ?? FeatureSchema.of(State.self).version,
+        hasEffectLedger: true
       ),
       initialState: initialState,
       options: options
@@ -190,14 +191,20 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   }
 
   /// Enqueues a processed action with what its reducer read, and a checkpoint when one is due.
-  func finish(_ opened: RecorderBookkeeping.Opened, action: Action, state: State) {
+  func finish(
+    _ opened: RecorderBookkeeping.Opened, action: Action, state: State, effects: EffectShape
+  ) {
     let time = self.elapsed()
     let (captured, isCheckpoint) = self.books.lock.withLock {
       self.lastState.set(state)
       return self.books.finish(seq: opened.seq, checkpointInterval: self.checkpointInterval)
     }
     self.writer.append(
-      .action(seq: opened.seq, time: time, origin: opened.origin, value: action, captured: captured)
+      .action(
+        seq: opened.seq, time: time, origin: opened.origin, value: action, captured: captured,
+        // NB: Written out on the writer's thread: the shape holds its identifiers unwritten.
+        effects: effects == .none ? nil : JSONValueSource { effects.ledgerJSON }
+      )
     )
     if isCheckpoint {
       self.writer.append(.checkpoint(seq: opened.seq, state: state))

@@ -46,7 +46,7 @@ where Base.State: Encodable & Sendable, Base.Action: Encodable & Sendable {
       // NB: In a store prepared by `_prepare(storeDependencies:)`, whose action context is set.
       effects = self.base.reduce(into: &state, action: action)
     }
-    self.recorder.finish(opened, action: action, state: state)
+    self.recorder.finish(opened, action: action, state: state, effects: effects.shape)
     return effects
   }
 }

@@ -52,6 +52,7 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
         }
       }(),
       captured: recorded.captured,
+      recordedEffects: recorded.recordedEffects,
       on: &state
     )
   }
@@ -63,7 +64,8 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
   /// The result's ``ReplayedStep/overruns`` says which it read.
   @discardableResult
   public func apply(unrecorded action: R.Action, to state: inout R.State) -> ReplayedStep {
-    self.run(action, seq: 0, origin: .send, captured: CapturedValues(), on: &state)
+    self.run(
+      action, seq: 0, origin: .send, captured: CapturedValues(), recordedEffects: nil, on: &state)
   }
 
   private func run(
@@ -71,12 +73,13 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     seq: Int,
     origin: ActionOrigin,
     captured: CapturedValues,
+    recordedEffects: JSONValue?,
     on state: inout R.State
   ) -> ReplayedStep {
     let playback = DependencyPlayback(captured)
     let issues = IssueCollector()
     let context = ActionContext(id: UInt64(seq), origin: origin)
-    _ = withIssueReporters([issues]) {
+    let effects = withIssueReporters([issues]) {
       ActionContext.$current.withValue(context) {
         withDependencies {
           playback.install(self.dependencies, into: &$0)
@@ -87,7 +90,9 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     }
     return ReplayedStep(
       seq: seq, overruns: playback.overruns, unread: playback.unread,
-      issues: issues.issues.map { "\($0.message ?? "an issue") (\($0.fileID):\($0.line))" }
+      issues: issues.issues.map { "\($0.message ?? "an issue") (\($0.fileID):\($0.line))" },
+      effects: effects.shape,
+      recordedEffects: recordedEffects
     )
   }
 
@@ -115,6 +120,10 @@ public struct ReplayedStep: Sendable, Equatable {
   public let unread: [String: Int]
   /// Issues the reducer reported while replaying the action.
   public let issues: [String]
+  /// What the reducer returned: the effects it would have started, which a replay drops.
+  public let effects: EffectShape
+  /// What the recording says it returned, as written; `nil` for none, or no ledger.
+  public let recordedEffects: JSONValue?
 
   /// Whether the step read exactly what was recorded and reported nothing.
   public var isFaithful: Bool {

@@ -19,10 +19,15 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
   public let time: Duration
   /// Issues the reducer reported while replaying ``step``.
   public let issues: [String]
-  /// The difference between the recorded and the replayed state at ``checkpoint``.
-  public let diff: String
+  /// The difference between the recorded and the replayed state at ``checkpoint``; `nil` when
+  /// only the effects differ.
+  public let diff: String?
+  /// The first step whose effects differ from the recorded ones, with both sides, when they do
+  /// before or at ``checkpoint``.
+  public let effects: EffectMismatch?
 
   public var description: String {
+    if let effects = self.effects { return self.describeEffects(effects) }
     let opening =
       self.lastAgreement + 1 == self.checkpoint
       ? """
@@ -45,8 +50,40 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
         Action at step \(self.step) (+\(self.time.secondsText)):
       \(self.action.indent(by: 4))
       \(reported)
-      \(self.diff.indent(by: 2))
+      \((self.diff ?? "").indent(by: 2))
 
+      (Recorded: −, Replayed: +)
+      """
+  }
+
+  /// When the effects differ: the step, its action, both sides, and the state diff beside
+  /// them when the state differs too.
+  private func describeEffects(_ effects: EffectMismatch) -> String {
+    let state =
+      self.diff.map {
+        """
+
+          The state differs too, at checkpoint \(self.checkpoint):
+        \($0.indent(by: 2))
+
+        """
+      }
+      ?? """
+
+        The states still agree\(self.checkpoint > 0 ? " at checkpoint \(self.checkpoint)" : ""): \
+      only what the reducer starts changed.
+
+      """
+    return """
+      The replay's effects differ from the recording at step \(effects.step): today's reducer \
+      returns other effects for the same action.
+
+        Action at step \(effects.step) (+\(self.time.secondsText)):
+      \(self.action.indent(by: 4))
+
+        Effects:
+      \(effects.description.indent(by: 4))
+      \(state)
       (Recorded: −, Replayed: +)
       """
   }
@@ -73,10 +110,14 @@ extension Timeline {
   ///   - finalStateOnly: Compare only the last checkpoint (the state at close), not each one.
   ///   - normalize: Applied to the recorded and the replayed state before they are compared:
   ///     clear what may differ without being wrong, such as timestamps.
+  ///   - effects: Whether to compare the effects the reducer returns with the recorded ones
+  ///     (when the recording has an effect ledger): the first step whose effects differ is a
+  ///     divergence, with the state diff beside it when the next checkpoint differs too.
   ///   - isCancelled: Checked now and then; returning `true` stops early with `nil`.
   public func verify(
     finalStateOnly: Bool = false,
     normalizing normalize: (inout R.State) -> Void = { _ in },
+    effects: EffectComparison = .compare,
     willReplay: (_ step: Int) -> Void = { _ in },
     isCancelled: () -> Bool = { false }
   ) throws -> Divergence? {
@@ -86,6 +127,8 @@ extension Timeline {
     var suspectIssues: [String] = []
     var checkpoints =
       finalStateOnly ? self.recording.checkpoints.suffix(1) : self.recording.checkpoints[...]
+    let comparesEffects = effects == .compare && self.recording.header.hasEffectLedger
+    var mismatch: EffectMismatch?
     for step in stride(from: 1, through: self.count, by: 1) {
       if step % 1_024 == 0, isCancelled() { return nil }
       willReplay(step)
@@ -94,13 +137,32 @@ extension Timeline {
         firstSuspect = step
         suspectIssues = replayed.issues
       }
+      if comparesEffects, mismatch == nil {
+        let recorded = try EffectShape(ledgerJSON: replayed.recordedEffects)
+        if recorded != replayed.effects {
+          mismatch = EffectMismatch(step: step, recorded: recorded, replayed: replayed.effects)
+        }
+      }
+      // The effects differ and no checkpoint follows: say so with the states that agreed.
+      if let mismatch, step == self.count, checkpoints.first != step {
+        return try self.divergence(at: mismatch, checkpoint: lastAgreement, diff: nil)
+      }
       guard checkpoints.first == step else { continue }
       checkpoints.removeFirst()
       var recorded = try self.recording.checkpoint(after: step, as: R.State.self)
       var replayedState = state
       normalize(&recorded)
       normalize(&replayedState)
-      if recorded == replayedState || self.agreeOutsideRedactions(recorded, replayedState) {
+      let agrees =
+        recorded == replayedState || self.agreeOutsideRedactions(recorded, replayedState)
+      if let mismatch {
+        let diff =
+          agrees
+          ? nil
+          : CustomDump.diff(recorded, replayedState) ?? "(the states differ, but dump the same)"
+        return try self.divergence(at: mismatch, checkpoint: step, diff: diff)
+      }
+      if agrees {
         lastAgreement = step
         firstSuspect = nil
         suspectIssues = []
@@ -115,10 +177,29 @@ extension Timeline {
           customDumping: try self.recording.action(reported, as: R.Action.self).action),
         time: self.recording.time(ofAction: reported),
         issues: suspectIssues,
-        diff: CustomDump.diff(recorded, replayedState) ?? "(the states differ, but dump the same)"
+        diff: CustomDump.diff(recorded, replayedState) ?? "(the states differ, but dump the same)",
+        effects: nil
       )
     }
     return nil
+  }
+
+  /// A divergence whose effects differ at `mismatch.step`; `diff` when the state at
+  /// `checkpoint`, the first after it, differs too.
+  private func divergence(
+    at mismatch: EffectMismatch, checkpoint: Int, diff: String?
+  ) throws -> Divergence {
+    Divergence(
+      checkpoint: checkpoint,
+      lastAgreement: checkpoint,
+      firstSuspect: mismatch.step,
+      action: String(
+        customDumping: try self.recording.action(mismatch.step, as: R.Action.self).action),
+      time: self.recording.time(ofAction: mismatch.step),
+      issues: [],
+      diff: diff,
+      effects: mismatch
+    )
   }
 }
 

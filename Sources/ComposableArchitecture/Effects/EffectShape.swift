@@ -1,0 +1,168 @@
+import ConcurrencyExtras
+
+/// Where an ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)`` was made.
+public struct EffectSite: Hashable, Sendable, CustomStringConvertible {
+  /// The file, as `Module/File.swift`.
+  public let fileID: String
+  /// The line.
+  public let line: UInt
+
+  init(fileID: StaticString, line: UInt) {
+    self.fileID = fileID.description
+    self.line = line
+  }
+
+  /// A site, for tests and decoders.
+  public init(fileID: String, line: UInt) {
+    self.fileID = fileID
+    self.line = line
+  }
+
+  /// `Todos/Todos.swift:80`, the file without its module.
+  public var description: String {
+    let file = self.fileID.split(separator: "/", maxSplits: 1).last.map(String.init) ?? self.fileID
+    return "\(file):\(self.line)"
+  }
+}
+
+/// What an effect a reducer returned does, without running it: its shape, the places that made
+/// its asynchronous work, and the cancellation identifiers it made and cancelled.
+///
+/// The description middleware sees of an effect, as ``ActionContext`` describes where an action
+/// came from: a recorder writes it, and a replay compares the effects today's reducer returns
+/// with the recorded ones.
+public indirect enum EffectShape: Hashable, Sendable, CustomStringConvertible {
+  /// Nothing.
+  case none
+  /// Feeds an action back at once (the action itself is in the log, as the next one).
+  case send
+  /// Asynchronous work, made at a site.
+  case run(EffectSite)
+  /// Effects that run at the same time.
+  case merge([EffectShape])
+  /// Effects that run one after the other.
+  case concatenate([EffectShape])
+  /// An effect made cancellable with an identifier, cancelling its earlier ones when asked to.
+  case cancellable(id: EffectID, cancelInFlight: Bool, EffectShape)
+  /// Cancels the in-flight effects with an identifier.
+  case cancel(id: EffectID)
+
+  /// The identifiers the effect makes cancellable.
+  public var cancellableIDs: [EffectID] {
+    switch self {
+    case .none, .send, .run, .cancel: []
+    case .merge(let effects), .concatenate(let effects): effects.flatMap(\.cancellableIDs)
+    case .cancellable(let id, _, let effect): [id] + effect.cancellableIDs
+    }
+  }
+
+  /// The identifiers the effect cancels.
+  public var cancelledIDs: [EffectID] {
+    switch self {
+    case .none, .send, .run: []
+    case .merge(let effects), .concatenate(let effects): effects.flatMap(\.cancelledIDs)
+    case .cancellable(let id, let cancelInFlight, let effect):
+      (cancelInFlight ? [id] : []) + effect.cancelledIDs
+    case .cancel(let id): [id]
+    }
+  }
+
+  /// `none`, `send`, `run at Todos/Todos.swift:80`, `merge(…)`, `cancellable(id, …)`.
+  public var description: String {
+    switch self {
+    case .none: "none"
+    case .send: "send"
+    case .run(let site): "run at \(site)"
+    case .merge(let effects): "merge(\(effects.map(\.description).joined(separator: ", ")))"
+    case .concatenate(let effects):
+      "concatenate(\(effects.map(\.description).joined(separator: ", ")))"
+    case .cancellable(let id, let cancelInFlight, let effect):
+      "cancellable(\(id)\(cancelInFlight ? ", cancelInFlight" : ""), \(effect))"
+    case .cancel(let id): "cancel(\(id))"
+    }
+  }
+}
+
+extension Effect {
+  /// What the effect does, without running it. Merges and concatenations of one effect are that
+  /// effect, and `none` inside them is left out, so that equal work has one shape.
+  public var shape: EffectShape {
+    switch self.operation {
+    case .none: return .none
+    case .send: return .send
+    case .run(_, let site, _): return .run(site)
+    case .merge(let effects): return Self.combined(effects, EffectShape.merge)
+    case .concatenate(let effects): return Self.combined(effects, EffectShape.concatenate)
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return .cancellable(id: EffectID(.id(id)), cancelInFlight: cancelInFlight, effect.shape)
+    case .cancel(.id(let id)): return .cancel(id: EffectID(.id(id)))
+    case .cancel(.navigation(let path)): return .cancel(id: EffectID(.navigation(path)))
+    }
+  }
+
+  private static func combined(
+    _ effects: [Self], _ make: ([EffectShape]) -> EffectShape
+  ) -> EffectShape {
+    let shapes = effects.map(\.shape).filter { $0 != .none }
+    switch shapes.count {
+    case 0: return .none
+    case 1: return shapes[0]
+    default: return make(shapes)
+    }
+  }
+}
+
+/// A cancellation identifier as an ``EffectShape`` holds it: `CancelID.search`, or
+/// `CancelID.search in todos[…]` for a child feature's, the same in every run of the same
+/// actions. Made without building its text, which is written only when asked for: a recorder
+/// describes effects on the thread that sends actions.
+public struct EffectID: Hashable, Sendable, CustomStringConvertible {
+  enum Storage: Sendable {
+    case id(_CancelID)
+    case navigation(NavigationIDPath)
+    case text(String)
+  }
+
+  let storage: Storage
+
+  init(_ storage: Storage) {
+    self.storage = storage
+  }
+
+  /// An identifier as written: what a recording holds.
+  public init(_ text: String) {
+    self.storage = .text(text)
+  }
+
+  public var description: String {
+    switch self.storage {
+    case .text(let text):
+      return text
+    case .navigation(let path):
+      return "the features at \(path.shapeDescription)"
+    case .id(let id):
+      let path =
+        id.navigationIDPath.path.isEmpty ? "" : " in \(id.navigationIDPath.shapeDescription)"
+      guard let base = id.id?.base else { return "the feature" + path }
+      return "\(type(of: base)).\(base)" + path
+    }
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.description == rhs.description
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(self.description)
+  }
+}
+
+extension NavigationIDPath {
+  /// `todos[UUID(…)]`: the children on the way, each with its identity.
+  var shapeDescription: String {
+    self.path.map { element in
+      let name = "\(element.keyPath)".split(separator: ".").last.map(String.init) ?? "child"
+      return element.identity.map { "\(name)[\($0.base)]" } ?? name
+    }.joined(separator: ".")
+  }
+}
