@@ -67,6 +67,7 @@ let package = Package(
       dependencies: [
         "ActionLog",
         "CLibEdit",
+        "ComposableArchitecture",
         "ReplayTestGeneration",
         "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),

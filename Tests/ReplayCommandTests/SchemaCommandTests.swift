@@ -182,4 +182,64 @@ import Testing
 
             """))
   }
+
+  @Test func effectsAndSkipShowWhatAStepStartedAndWhatItMattered() async throws {
+    let counter = try await run(
+      "replay", ["Recordings/counter.actionlog"],
+      input: "effects 3\nskip 3\neffects 0\nskip\neffects 999\n", in: Self.root)
+    #expect(
+      counter
+        == ProcessResult(
+          status: 1,
+          output: """
+              3  +1.050s   send          CounterFeature.Action.factButtonTapped
+              returned   run at CounterFeature.swift:57
+              started    run at CounterFeature.swift:57
+              fed back
+                  4  +1.400s   effect ← 3    CounterFeature.Action.factResponse("2 is a prime \
+            number.")
+            Replayed steps 4–118 without step 3 and the 1 action its effects fed back (4), on a \
+            diversion: the recording is unchanged.
+            The end state is the recorded one: step 3 changed nothing that lasted.
+            Step 0 is the initial state: no reducer ran to reach it.
+            skip needs a step, such as "skip 12".
+            There is no step 999: the recording has steps 0 (the initial state) to 118.
+
+            """,
+          errors: ""
+        )
+    )
+    // A recording made before effect ledgers: the step's effects are not known, today's are.
+    let legacy = try await run(
+      "replay", ["Recordings/legacy/todos-v1.actionlog"], input: "effects 117\nskip 117\n",
+      in: Self.root)
+    #expect(legacy.status == 0)
+    #expect(
+      legacy.output == """
+        117  +40.950s  send          Todos.Action.todos(.element(id: \
+        UUID(00000000-0000-0000-0000-00000000000B), action: .checkBoxToggled))
+          The recording has no effect ledger (it was made before recordings kept one): what this \
+        step's reducer returned is not known.
+          today      cancellable(CancelID.todoCompletion, cancelInFlight, run at Todos.swift:85)
+          fed back
+            118  +41.300s  effect ← 117  Todos.Action.sortCompleted
+        Replayed steps 118–139 without step 117 and the 1 action its effects fed back (118), on \
+        a diversion: the recording is unchanged.
+        The end state differs from the recorded one:
+          Todos.State(
+            filter: .all,
+            todos: [
+        +     [0]: Todo.State(
+        +       description: "Write thank-you notes",
+        +       id: UUID(00000000-0000-0000-0000-00000000000B),
+        +       isComplete: false,
+        +       priority: 0
+        +     ),
+              [1]: Todo.State(…)
+            ]
+          )
+
+        """
+    )
+  }
 }

@@ -55,7 +55,8 @@ final class Interpreter {
   /// The commands, in the order `help` lists them.
   static let commands: [Command] = [
     .help, .info, .list, .step, .back, .goto, .first, .last, .when, .print, .action, .diff,
-    .watch, .break, .delete, .continue, .reverseContinue, .find, .verify, .send, .discard, .quit,
+    .watch, .break, .delete, .continue, .reverseContinue, .find, .effects, .skip, .verify, .send,
+    .discard, .quit,
   ]
 
   /// Runs one line; returns the text to show.

@@ -1,4 +1,5 @@
 @_spi(Internals) import ActionLog
+import ComposableArchitecture
 import CustomDump
 import Foundation
 import TimeTravel
@@ -120,6 +121,22 @@ final class ReadOnlySession: TimelineSession {
     willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
   ) throws -> Divergence? {
     throw self.needsFeature("verify")
+  }
+
+  func effects(at step: Int) throws -> StepEffects {
+    guard step >= 1, step <= self.count else {
+      throw TimelineError.outOfRange(step: step, count: self.count)
+    }
+    let recorded =
+      self.recording.header.hasEffectLedger
+      ? try EffectShape(ledgerJSON: self.recording.recordedEffects(ofAction: step)) : nil
+    return StepEffects(
+      step: step, recorded: recorded, replayed: nil,
+      fedBack: self.recording.actionsFedBack(by: step))
+  }
+
+  func skipping(_ step: Int, isCancelled: () -> Bool) throws -> SkipOutcome? {
+    throw self.needsFeature("skip")
   }
 
   func rerecord(

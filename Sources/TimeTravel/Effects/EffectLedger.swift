@@ -39,7 +39,8 @@ extension EffectShape {
       let (key, value) = members.first!
       switch (key, value) {
       case ("run", .string(let text)):
-        guard let colon = text.lastIndex(of: ":"), let line = UInt(text[text.index(after: colon)...])
+        guard let colon = text.lastIndex(of: ":"),
+          let line = UInt(text[text.index(after: colon)...])
         else { throw EffectLedgerError(json: json) }
         self = .run(EffectSite(fileID: String(text[..<colon]), line: line))
       case ("merge", .array(let effects)):

@@ -45,6 +45,10 @@ public protocol TimelineSession: AnyObject {
   func rerecord(
     to url: URL, willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
   ) throws -> RerecordSummary?
+  /// What the reducer returned at `step`, and what its effects fed back.
+  func effects(at step: Int) throws -> StepEffects
+  /// The recording replayed without the action at `step` and what its effects fed back.
+  func skipping(_ step: Int, isCancelled: () -> Bool) throws -> SkipOutcome?
   /// Searches forward or back for a step that matches a breakpoint or changes a watched value,
   /// and moves there; `nil` when there is none or `isCancelled` said to stop.
   func search(
