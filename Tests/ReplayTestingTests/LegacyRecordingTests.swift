@@ -77,11 +77,12 @@ import TimeTravel
     #expect(
       Self.failure(recording, schema: Self.todosWithout(from: 2)) == """
         Record 121 (byte offset 24981), action 118, cannot be decoded at value: \
-        "sortCompletedTodos" is not a case of ExampleFeatures.Todos.Action. If the types changed \
-        since the recording was made, migrate it rather than record it again: raise the \
-        feature's schema version and add the step .renameCase("sortCompletedTodos", to: "…") to \
-        the migration from the recording's version (FeatureSchema, in the README's "I changed my \
-        types").
+        "sortCompletedTodos" is not a case of ExampleFeatures.Todos.Action (its cases: \
+        addTodoButtonTapped, clearCompletedButtonTapped, delete, deleteMany, filterPicked, \
+        sortCompleted, todos). If the types changed since the recording was made, migrate it \
+        rather than record it again: raise the feature's schema version and add the step \
+        .renameCase("sortCompletedTodos", to: "…") to the migration from the recording's version \
+        (FeatureSchema, in the README's "I changed my types").
         """)
     try Self.expectReplaysAfterMigration(recording, from: 2)
   }

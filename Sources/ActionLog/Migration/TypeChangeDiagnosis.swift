@@ -45,7 +45,10 @@ struct TypeChangeDiagnosis {
         self.step = Self.custom(path: container, part: part)
         return
       }
-      self.change = "\"\(old)\" is not a case of \(String(reflecting: type))"
+      let cases = EnumCaseNames.of(type)
+      self.change =
+        "\"\(old)\" is not a case of \(String(reflecting: type))"
+        + (cases.isEmpty ? "" : " (its cases: \(cases.joined(separator: ", ")))")
       let base = [old.debugDescription, "to: \"…\""]
       let arguments = Self.arguments(base, path: container, part: part, kind: .enumCase)
       self.step = ".renameCase(\(arguments))"
