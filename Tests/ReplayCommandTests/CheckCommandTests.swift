@@ -182,4 +182,26 @@ import Testing
       "\(verified.output)"
     )
   }
+
+  @Test func aLongReplayShowsItsProgressOnATerminalAndClearsIt() async throws {
+    let directory = TemporaryDirectory()
+    let long = try await self.longRecording(in: directory)
+    let replay = try #require(productURL("replay"))
+    let script = Self.root.appendingPathComponent(
+      "Tests/ReplayCommandTests/Support/pty_session.py")
+    let screen = try await run(
+      "python3", [script.path, "--no-color", directory.url.path, replay.path, "verify", long.path],
+      in: Self.root, isProduct: false)
+    let output = screen.output
+    // A hundred steps of progress, each over the last, then the line cleared for the verdict.
+    #expect(output.hasPrefix(#""\rReplaying step 1000 of 100000…\rReplaying step 2000 of"#))
+    #expect(
+      output.hasSuffix(
+        #"""
+        \rReplaying step 100000 of 100000…\r\x1b[Klong.actionlog: today's reducer reproduces all \#
+        1000 checkpoints of 100000 actions.\r\n"
+        exit 0
+
+        """#), "\(output.suffix(300))")
+  }
 }
