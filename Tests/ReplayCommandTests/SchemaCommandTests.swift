@@ -11,7 +11,7 @@ import Testing
   @Test func theREPLReadsALegacyRecordingThroughItsMigrations() async throws {
     let result = try await run(
       "replay", ["Recordings/legacy/todos-v2.actionlog"],
-      input: "info\ngoto 121\nstep\nverify\n", in: Self.root)
+      input: "info\ngoto 121\nstep\ndiff\nverify\n", in: Self.root)
     #expect(
       result
         == ProcessResult(
@@ -23,6 +23,26 @@ import Testing
             121/139  +42.350s  send  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000008), action: .checkBoxToggled))
             122/139  +42.700s  effect ← 121  Todos.Action.sortCompleted
+              Todos.State(
+                filter: .all,
+                todos: [
+                  [0]: Todo.State(…),
+            -     [1]: Todo.State(
+            -       description: "Clean windows",
+            -       id: UUID(00000000-0000-0000-0000-000000000008),
+            -       isComplete: true,
+            -       priority: 0
+            -     ),
+                  … (8 unchanged),
+            +     [9]: Todo.State(
+            +       description: "Clean windows",
+            +       id: UUID(00000000-0000-0000-0000-000000000008),
+            +       isComplete: true,
+            +       priority: 0
+            +     ),
+                  … (2 unchanged)
+                ]
+              )
             Today's reducer reproduces all 3 checkpoints of 139 actions.
 
             """,
@@ -241,5 +261,34 @@ import Testing
 
         """
     )
+  }
+
+  @Test func checkListsEveryBundledRecordingWithItsVerdict() async throws {
+    let checked = try await run("replay", ["check", "Recordings"], in: Self.root)
+    #expect(checked.status == 1)
+    let verdicts = checked.output.split(separator: "\n")
+      .filter { $0.hasPrefix("pass") || $0.hasPrefix("FAIL") }
+      .map { $0.split(separator: ":").first.map(String.init) ?? "" }
+    #expect(
+      verdicts == [
+        "FAIL  Recordings/bug-reports/songs-heart-bug-as-reported.actionlog",
+        "pass  Recordings/counter.actionlog",
+        "pass  Recordings/legacy/songs-v1.actionlog",
+        "pass  Recordings/legacy/todos-v1.actionlog",
+        "pass  Recordings/legacy/todos-v2.actionlog",
+        "pass  Recordings/legacy/todos-v3.actionlog",
+        "pass  Recordings/songs-heart-bug.actionlog",
+        "pass  Recordings/songs.actionlog",
+        "pass  Recordings/todos-redacted.actionlog",
+        "pass  Recordings/todos.actionlog",
+      ])
+    // The bug report is of behaviour since fixed: it differs, at the step the README shows.
+    #expect(
+      checked.output.contains(
+        """
+        FAIL  Recordings/bug-reports/songs-heart-bug-as-reported.actionlog: The replay differs \
+        from the recording at step 8
+        """))
+    #expect(checked.output.hasSuffix("Checked 10 recordings: 9 pass, 1 fails.\n"))
   }
 }
