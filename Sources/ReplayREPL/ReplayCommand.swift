@@ -144,6 +144,9 @@ extension ParsableCommand {
       FileHandle.standardError.write(Data("replay: \(error.description)\n".utf8))
       if case .typesChanged = error { throw ExitCode(ReplayCommand.needsMigrationStatus) }
       throw ExitCode(1)
+    } catch let error as EffectLedgerError {
+      FileHandle.standardError.write(Data("replay: \(error.description)\n".utf8))
+      throw ExitCode(1)
     } catch let error as MigrationError {
       FileHandle.standardError.write(Data("replay: \(error.description)\n".utf8))
       switch error {

@@ -269,4 +269,22 @@ import Testing
       )
     }
   }
+
+  @Test func aRecordedEffectThatIsNoShapeIsNamed() async throws {
+    var records = try Self.records()
+    let third = try self.index(of: "action", 3, in: records)
+    #expect(records[third]["yields"] != nil, "the counter's third action starts a request")
+    records[third]["yields"] = ["run": 3]
+    let (verified, _, _) = try await self.replay(["verify"], on: records)
+    #expect(
+      verified
+        == ProcessResult(
+          status: 1, output: "",
+          errors: """
+            replay: Action 3's recorded effects ({"run":3}) are not an effect shape this reader \
+            knows: the recording was damaged, or written by a newer ComposableReplay. verify \
+            --integrity checks it; effects: .ignore compares states only.
+
+            """))
+  }
 }

@@ -65,9 +65,23 @@ extension EffectShape {
 public struct EffectLedgerError: Error, Equatable, CustomStringConvertible {
   /// The JSON.
   public let json: JSONValue
+  /// The action whose record holds it, when known.
+  public var step: Int?
+
+  init(json: JSONValue, step: Int? = nil) {
+    self.json = json
+    self.step = step
+  }
 
   public var description: String {
-    "\(String(self.json.text.prefix(80))) is not an effect shape"
+    let text = self.json.text
+    let shown = text.count > 80 ? String(text.prefix(80)) + "…" : text
+    return """
+      \(self.step.map { "Action \($0)'s recorded effects" } ?? "A recorded effect") (\(shown)) \
+      \(self.step == nil ? "is" : "are") not an effect shape this reader knows: the recording \
+      was damaged, or written by a newer ComposableReplay. verify --integrity checks it; \
+      effects: .ignore compares states only.
+      """
   }
 }
 

@@ -138,7 +138,13 @@ extension Timeline {
         suspectIssues = replayed.issues
       }
       if comparesEffects, mismatch == nil {
-        let recorded = try EffectShape(ledgerJSON: replayed.recordedEffects)
+        let recorded: EffectShape
+        do {
+          recorded = try EffectShape(ledgerJSON: replayed.recordedEffects)
+        } catch var error as EffectLedgerError {
+          error.step = step
+          throw error
+        }
         if recorded != replayed.effects {
           mismatch = EffectMismatch(step: step, recorded: recorded, replayed: replayed.effects)
         }
