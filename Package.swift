@@ -90,12 +90,14 @@ let package = Package(
     ),
     .executableTarget(
       name: "replay",
-      dependencies: ["ComposableArchitecture", "ExampleFeatures", "ReplayREPL", "TimeTravel"]
+      dependencies: [
+        "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "ReplayREPL", "TimeTravel",
+      ]
     ),
     .executableTarget(
       name: "replay-bench",
       dependencies: [
-        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "TimeTravel",
+        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -103,13 +105,16 @@ let package = Package(
     .executableTarget(
       name: "replay-fuzz",
       dependencies: [
-        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ReplayREPL", "TimeTravel",
+        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "ReplayREPL",
+        "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
     .executableTarget(
       name: "record-samples",
-      dependencies: ["ActionLog", "ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
+      dependencies: [
+        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "TimeTravel",
+      ]
     ),
     .executableTarget(
       name: "record-stress",
@@ -117,8 +122,13 @@ let package = Package(
     ),
     .target(
       name: "ExampleFeatures",
-      // ActionLog for each feature's schema: its version and migrations.
-      dependencies: ["ActionLog", "ComposableArchitecture"]
+      dependencies: ["ComposableArchitecture"]
+    ),
+    // The example features' schemas (versions and migrations), beside them: the features
+    // themselves know nothing of the log format.
+    .target(
+      name: "ExampleSchemas",
+      dependencies: ["ActionLog", "ExampleFeatures"]
     ),
     .target(
       name: "TestSupport",
@@ -141,6 +151,7 @@ let package = Package(
       name: "TimeTravelTests",
       dependencies: [
         "ExampleFeatures",
+        "ExampleSchemas",
         "TestSupport",
         "TimeTravel",
         "ComposableArchitectureTesting",
@@ -149,7 +160,8 @@ let package = Package(
     .testTarget(
       name: "ReplayCommandTests",
       dependencies: [
-        "ActionLog", "ComposableArchitecture", "ReplayREPL", "TestSupport", "TimeTravel",
+        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "ReplayREPL",
+        "TestSupport", "TimeTravel",
       ],
       // The pseudo-terminal driver the tests run with python3.
       exclude: ["Support"]
@@ -159,6 +171,7 @@ let package = Package(
       dependencies: [
         "ActionLog",
         "ExampleFeatures",
+        "ExampleSchemas",
         "ReplayTesting",
         "TimeTravel",
         "TestSupport",

@@ -2,6 +2,7 @@ import ActionLog
 import ArgumentParser
 import ComposableArchitecture
 import ExampleFeatures
+import ExampleSchemas
 import Foundation
 import TimeTravel
 

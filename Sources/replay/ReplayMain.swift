@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import ExampleFeatures
+import ExampleSchemas
 import ReplayREPL
 import TimeTravel
 

@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import ExampleFeatures
+import ExampleSchemas
 import Foundation
 import ReplayTesting
 import TestSupport

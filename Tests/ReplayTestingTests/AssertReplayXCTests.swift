@@ -1,5 +1,6 @@
 @_spi(Internals) import ComposableArchitecture
 import ExampleFeatures
+import ExampleSchemas
 import IssueReporting
 import ReplayTesting
 import TestSupport

@@ -2,6 +2,7 @@ import ActionLog
 import ComposableArchitecture
 import ConcurrencyExtras
 import ExampleFeatures
+import ExampleSchemas
 import Foundation
 import ReplayTesting
 import TestSupport

@@ -1,5 +1,6 @@
 import ActionLog
 import ExampleFeatures
+import ExampleSchemas
 import Foundation
 import ReplayTesting
 import TestSupport

@@ -1,6 +1,7 @@
 import ActionLog
 import ComposableArchitecture
 import ExampleFeatures
+import ExampleSchemas
 import Foundation
 import ReplayTesting
 import TestSupport

@@ -1,5 +1,9 @@
 import ActionLog
+import ExampleFeatures
 
+// NB: The example features know nothing of the log format (ActionLog), so their
+// schemas are declared beside them, in this module, which everything that records or replays
+// them links.
 extension SongsApp.State: SchemaVersioned {
   /// The version of the songs app's types, and how a recording made with an older one is read
   /// (see `Recordings/legacy`).

@@ -1,5 +1,9 @@
 import ActionLog
+import ExampleFeatures
 
+// NB: The example features know nothing of the log format (ActionLog), so their
+// schemas are declared beside them, in this module, which everything that records or replays
+// them links.
 extension Todos.State: SchemaVersioned {
   /// The version of the todos' types, and how a recording made with an older one is read: each
   /// change of the types since the first recording is a migration here, so that every recording
