@@ -10,10 +10,8 @@ extension Interpreter.Command {
     names: ["effects", "e"], usage: "effects [STEP]",
     summary: "Show what a step's reducer started and cancelled, and what its effects fed back."
   ) { interpreter, arguments in
-    let step = try arguments.first.map { try number($0) } ?? interpreter.session.position
-    guard step != 0 else {
-      throw InterpreterError("Step 0 is the initial state: no reducer ran to reach it.")
-    }
+    let step = try interpreter.actionStep(
+      arguments.first, refusingZeroBecause: "no reducer ran to reach it")
     return try interpreter.effects(at: step)
   }
 

@@ -23,10 +23,8 @@ extension Interpreter.Command {
     names: ["action", "a"], usage: "action [STEP]",
     summary: "Show the action that led to a step (the current one by default)."
   ) { interpreter, arguments in
-    let step = try arguments.first.map { try number($0) } ?? interpreter.session.position
-    guard step != 0 else {
-      throw InterpreterError("Step 0 is the initial state: no action led to it.")
-    }
+    let step = try interpreter.actionStep(
+      arguments.first, refusingZeroBecause: "no action led to it")
     return try interpreter.session.actionText(at: step)
   }
 }
