@@ -118,4 +118,58 @@ struct TodosWithoutSort: Reducer {
     #expect(throws: EffectLedgerError.self) { try EffectShape(ledgerJSON: ["run": 3]) }
     #expect(throws: EffectLedgerError.self) { try EffectShape(ledgerJSON: "later") }
   }
+
+  @Test func rerecordingWritesTodaysEffects() throws {
+    let recording = try Recording(contentsOf: bundledRecording("counter"))
+    let timeline = try Timeline(
+      recording: recording, reducer: CounterWithoutFactRequest(), feature: "counter")
+    let directory = TemporaryDirectory()
+    let summary = try #require(try timeline.rerecord(to: directory.file()))
+    // The fact requests are gone from the ledger; no state changed.
+    let factSteps = try (1...recording.count).filter {
+      guard case .factButtonTapped = try recording.action($0, as: CounterFeature.Action.self).action
+      else { return false }
+      return true
+    }
+    #expect(!factSteps.isEmpty)
+    #expect(summary.changedEffects == factSteps)
+    #expect(summary.changedCheckpoints == [])
+    let rerecorded = try Recording(contentsOf: directory.file())
+    #expect(try rerecorded.recordedEffects(ofAction: factSteps[0]) == nil)
+    #expect(
+      try Timeline(
+        recording: rerecorded, reducer: CounterWithoutFactRequest(), feature: "counter"
+      ).verify() == nil)
+    // Today's counter, which still asks for facts, now differs from the re-recorded file.
+    let divergence = try Timeline(
+      recording: rerecorded, reducer: CounterFeature(), feature: "counter"
+    ).verify()
+    #expect(divergence?.effects?.step == factSteps[0])
+  }
+
+  @Test func rerecordingARecordingWithoutALedgerGivesItOne() throws {
+    let legacy = try Recording(
+      contentsOf: recordingsFolder.appendingPathComponent("legacy/todos-v3.actionlog"))
+    let directory = TemporaryDirectory()
+    _ = try legacy.export(
+      to: directory.file("migrated.actionlog"),
+      options: ExportOptions(schema: Todos.State.schema))
+    let migrated = try Recording(contentsOf: directory.file("migrated.actionlog"))
+    #expect(!migrated.header.hasEffectLedger)
+    let timeline = try Timeline(recording: migrated, reducer: Todos(), feature: "todos")
+    let summary = try #require(try timeline.rerecord(to: directory.file("ledger.actionlog")))
+    #expect(summary.changedEffects == [])
+    let withLedger = try Recording(contentsOf: directory.file("ledger.actionlog"))
+    #expect(withLedger.header.hasEffectLedger)
+    // The same ledger the recorder writes: every action's yields as in today's recording.
+    let today = try Recording(contentsOf: bundledRecording("todos"))
+    for step in 1...today.count {
+      #expect(
+        try withLedger.recordedEffects(ofAction: step) == today.recordedEffects(ofAction: step),
+        "step \(step)")
+    }
+    #expect(
+      try Timeline(recording: withLedger, reducer: TodosWithoutSort(), feature: "todos")
+        .verify()?.effects != nil)
+  }
 }

@@ -61,15 +61,18 @@ enum JSONRewriter {
     return try walker.topLevelMembers()
   }
 
-  /// The payload with the values of some top-level members replaced, and others removed.
+  /// The payload with the values of some top-level members replaced, others removed, and
+  /// members it lacks appended at its end (the caller keeps the keys sorted).
   static func rewritingMembers(
     of payload: UnsafeRawBufferPointer,
     replacing replacements: [String: [UInt8]],
-    removing removals: Set<String> = []
+    removing removals: Set<String> = [],
+    appending additions: [(String, [UInt8])] = []
   ) throws -> [UInt8] {
     var output: [UInt8] = [UInt8(ascii: "{")]
     var isFirst = true
-    for member in try Self.members(of: payload) where !removals.contains(member.key) {
+    let members = try Self.members(of: payload)
+    for member in members where !removals.contains(member.key) {
       if !isFirst { output.append(UInt8(ascii: ",")) }
       isFirst = false
       JSONString.write(member.key, into: &output)
@@ -79,6 +82,13 @@ enum JSONRewriter {
       } else {
         output.append(contentsOf: payload[member.value])
       }
+    }
+    for (key, value) in additions where !members.contains(where: { $0.key == key }) {
+      if !isFirst { output.append(UInt8(ascii: ",")) }
+      isFirst = false
+      JSONString.write(key, into: &output)
+      output.append(UInt8(ascii: ":"))
+      output.append(contentsOf: value)
     }
     output.append(UInt8(ascii: "}"))
     return output

@@ -22,17 +22,23 @@ public struct ExportOptions: Sendable {
   /// States to write in place of the recorded checkpoints, as JSON, by the action they follow
   /// (`replay rerecord`). Only checkpoints the recording has are replaced.
   public var checkpointStates: [Int: [UInt8]]
+  /// An effect ledger to write in place of the recorded one (`replay rerecord`): each action's
+  /// `yields`, by sequence number; `nil` for none. The new recording then has a ledger, and an
+  /// action missing here keeps what was recorded.
+  public var effectLedger: [Int: JSONValue?]?
 
   /// Creates options.
   public init(
     metadata: [String: String] = [:], redactions: Redactions = .none, cut: Cut? = nil,
-    schema: FeatureSchema? = nil, checkpointStates: [Int: [UInt8]] = [:]
+    schema: FeatureSchema? = nil, checkpointStates: [Int: [UInt8]] = [:],
+    effectLedger: [Int: JSONValue?]? = nil
   ) {
     self.metadata = metadata
     self.redactions = redactions
     self.cut = cut
     self.schema = schema
     self.checkpointStates = checkpointStates
+    self.effectLedger = effectLedger
   }
 
   /// A cut: the actions up to and including ``after`` are left out, and the state after it
@@ -106,7 +112,7 @@ extension Recording {
     }
     func rewriting(
       _ line: LineRange, replacing replacements: [String: [UInt8]],
-      removing removals: Set<String> = []
+      removing removals: Set<String> = [], appending additions: [(String, [UInt8])] = []
     ) throws -> [UInt8] {
       try self.storage.withUnsafeBytes {
         try JSONRewriter.rewritingMembers(
@@ -114,7 +120,8 @@ extension Recording {
             rebasing: $0[line.payloadStart..<(line.payloadStart + line.payloadLength)]
           ),
           replacing: replacements,
-          removing: removals
+          removing: removals,
+          appending: additions
         )
       }
     }
@@ -141,6 +148,7 @@ extension Recording {
     header.metadata = metadata
     header.redactions = redactions
     header.startedAt = self.header.startedAt.addingTimeInterval(Double(cutTime) / 1e9)
+    if options.effectLedger != nil { header.hasEffectLedger = true }
     if let schema = options.schema, !steps.isEmpty {
       header.schemaVersion = schema.version
       header.migration = AppliedMigration(
@@ -188,13 +196,25 @@ extension Recording {
           "time": Array(String(self.actionTime(at: seq - 1) - cutTime).utf8),
         ]
         var removals: Set<String> = []
+        var additions: [(String, [UInt8])] = []
+        if let yields = options.effectLedger?[seq] {
+          if let yields {
+            // NB: Replaced where the record has it; otherwise appended, which keeps the keys
+            // sorted, since `yields` sorts last among an action's.
+            replacements["yields"] = yields.bytes
+            additions.append(("yields", yields.bytes))
+          } else {
+            removals.insert("yields")
+          }
+        }
         if trigger > cut {
           replacements["trigger"] = Array(String(trigger - cut).utf8)
         } else if trigger > 0 {
           // The action whose effect sent this one was cut away.
           removals.insert("trigger")
         }
-        var rewritten = try rewriting(line, replacing: replacements, removing: removals)
+        var rewritten = try rewriting(
+          line, replacing: replacements, removing: removals, appending: additions)
         if !steps.isEmpty {
           rewritten = try rewritten.withUnsafeBytes {
             try self.migrate($0, part: .action, line: line, steps: steps)

@@ -116,19 +116,30 @@ extension ReplayCommand {
         _ = try? FileManager.default.removeItem(at: target)
         try FileManager.default.moveItem(at: temporary, to: target)
         let changed = summary.changedCheckpoints
-        print(
+        var report =
           changed.isEmpty
-            ? """
+          ? """
             Re-recorded \(name) to \(target.path): \(summary.written.actions) actions; today's \
             reducer computes the same state at all \(summary.checkpoints) checkpoints.
             """
-            : """
+          : """
             Re-recorded \(name) to \(target.path): \(summary.written.actions) actions; \
             \(changed.count) of \(summary.checkpoints) checkpoints changed, after actions \
             \(changed.map(String.init).joined(separator: ", ")). Review them (replay verify on \
             the old file shows the first difference) before committing.
             """
-        )
+        if !summary.changedEffects.isEmpty {
+          let steps = summary.changedEffects
+          let shown = steps.prefix(20).map(String.init).joined(separator: ", ")
+          report += """
+
+            The reducer returns other effects at \(counted(steps.count, "step")): \
+            \(shown)\(steps.count > 20 ? ", …" : "").
+            """
+        } else if !recording.header.hasEffectLedger {
+          report += "\nThe new recording has an effect ledger; the old one had none."
+        }
+        print(report)
         try ReplayCommand.verifyWritten(at: target, with: feature)
       }
     }

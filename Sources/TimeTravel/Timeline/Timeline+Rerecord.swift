@@ -1,4 +1,5 @@
 import ActionLog
+import ComposableArchitecture
 import Foundation
 
 /// What ``Timeline/rerecord(to:willReplay:isCancelled:)`` wrote.
@@ -6,6 +7,9 @@ public struct RerecordSummary: Sendable, Equatable {
   /// The checkpoints whose state today's reducer computes differently, by the action they
   /// follow: the behaviour changes a reviewer approves.
   public var changedCheckpoints: [Int]
+  /// The actions whose reducer returns other effects than recorded (none for a recording
+  /// without an effect ledger, which gets one).
+  public var changedEffects: [Int]
   /// How many checkpoints the recording has.
   public var checkpoints: Int
   /// The new file.
@@ -15,7 +19,8 @@ public struct RerecordSummary: Sendable, Equatable {
 extension Timeline {
   /// Records the recording again with today's reducer, the snapshot tests' "record mode": the
   /// recorded actions and dependency values re-run, and the new file holds them byte for byte
-  /// with the states today's reducer computes at the same checkpoints.
+  /// with the states today's reducer computes at the same checkpoints, and what it returns for
+  /// each action (the effect ledger).
   ///
   /// - Returns: `nil` when `isCancelled` said to stop.
   /// - Throws: ``TimelineError/rerecordNeedsCurrentVersion(recorded:)`` for a recording read
@@ -32,11 +37,20 @@ extension Timeline {
     var state = try self.replayer.initialState()
     var states: [Int: [UInt8]] = [:]
     var changed: [Int] = []
+    var ledger: [Int: JSONValue?] = [:]
+    var changedEffects: [Int] = []
+    let hadLedger = self.recording.header.hasEffectLedger
     let checkpoints = Set(self.recording.checkpoints)
     for step in stride(from: 1, through: self.count, by: 1) {
       if step % 1_024 == 0, isCancelled() { return nil }
       willReplay(step)
-      _ = try self.replayer.apply(step, to: &state)
+      let replayed = try self.replayer.apply(step, to: &state)
+      if !hadLedger {
+        if replayed.effects != .none { ledger[step] = replayed.effects.ledgerJSON }
+      } else if try EffectShape(ledgerJSON: replayed.recordedEffects) != replayed.effects {
+        ledger[step] = .some(replayed.effects.ledgerJSON)
+        changedEffects.append(step)
+      }
       guard checkpoints.contains(step) else { continue }
       let recorded = try self.recording.checkpoint(after: step, as: R.State.self)
       if recorded != state, !self.agreeOutsideRedactions(recorded, state) {
@@ -48,8 +62,9 @@ extension Timeline {
       states[step] = try CompactJSONCodec().encode(encodable)
     }
     let written = try self.recording.export(
-      to: url, options: ExportOptions(checkpointStates: states))
+      to: url, options: ExportOptions(checkpointStates: states, effectLedger: ledger))
     return RerecordSummary(
-      changedCheckpoints: changed, checkpoints: checkpoints.count, written: written)
+      changedCheckpoints: changed, changedEffects: changedEffects,
+      checkpoints: checkpoints.count, written: written)
   }
 }
