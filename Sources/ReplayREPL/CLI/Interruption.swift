@@ -17,6 +17,8 @@ enum Interruption {
 
   /// Catches SIGINT from now on. A second Ctrl-C after the first one ends the process.
   static func install() {
+    // NB: Read once here, so that the handler never runs the property's first initialization.
+    _ = self.flag
     signal(SIGINT) { _ in
       if Interruption.flag != 0 {
         signal(SIGINT, SIG_DFL)
