@@ -93,18 +93,21 @@ func jsonDepth(of bytes: UnsafeRawBufferPointer, limit: Int) -> Int {
 }
 
 extension DecodingError {
-  /// The coding path of the error, as `todos[0].title`.
-  public var codingPathDescription: String {
-    let path: [any CodingKey]
+  /// The coding path of the container where decoding failed.
+  var codingPath: [any CodingKey] {
     switch self {
     case let .typeMismatch(_, context), let .valueNotFound(_, context),
       let .keyNotFound(_, context), let .dataCorrupted(context):
-      path = context.codingPath
+      context.codingPath
     @unknown default:
-      path = []
+      []
     }
+  }
+
+  /// The coding path of the error, as `todos[0].title`.
+  public var codingPathDescription: String {
     var text = ""
-    for key in path {
+    for key in self.codingPath {
       if let index = key.intValue {
         text += "[\(index)]"
       } else {

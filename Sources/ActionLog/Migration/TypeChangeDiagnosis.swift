@@ -13,14 +13,7 @@ struct TypeChangeDiagnosis {
   init?(_ error: DecodingError, field: String, valueType: String, part: MigrationStep.Part,
     record: JSONValue?)
   {
-    let codingPath: [any CodingKey]
-    switch error {
-    case let .typeMismatch(_, context), let .valueNotFound(_, context),
-      let .keyNotFound(_, context), let .dataCorrupted(context):
-      codingPath = context.codingPath
-    @unknown default:
-      return nil
-    }
+    let codingPath = error.codingPath
     guard codingPath.first?.stringValue == field else { return nil }
     let inner = Array(codingPath.dropFirst())
     let container = Self.pathText(inner)

@@ -38,14 +38,7 @@ extension Recording {
     case .header: (field, kind) = ("initialState", .states)
     case .checkpoint: (field, kind) = ("value", .states)
     case .action:
-      let usesFailed: Bool
-      switch error {
-      case let .typeMismatch(_, context), let .valueNotFound(_, context),
-        let .keyNotFound(_, context), let .dataCorrupted(context):
-        usesFailed = context.codingPath.first?.stringValue == "uses"
-      @unknown default:
-        usesFailed = false
-      }
+      let usesFailed = error.codingPath.first?.stringValue == "uses"
       (field, kind) = usesFailed ? ("uses", .dependencies) : ("value", .actions)
     }
     guard valueType != JSONText.self else { return nil }

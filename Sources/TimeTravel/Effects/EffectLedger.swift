@@ -96,10 +96,7 @@ public struct EffectMismatch: Sendable, Equatable, CustomStringConvertible {
 
   /// Both sides, as a diff: `− run at Todos.swift:80` above `+ none`.
   public var description: String {
-    func lines(_ shape: EffectShape, _ mark: String) -> String {
-      "\(mark) \(shape)"
-    }
-    return lines(self.recorded, "−") + "\n" + lines(self.replayed, "+")
+    "− \(self.recorded)\n+ \(self.replayed)"
   }
 }
 
