@@ -49,8 +49,56 @@ import Testing
     #expect(
       lines[1]
         == #"{"kind":"action","seq":1,"source":"effect","time":10000000,"value":{"note":"","#
-          + #""number":3}}"#
+        + #""number":3}}"#
     )
+  }
+
+  @Test func aSubsetRenumbersKeepsTimesAndWritesItsOwnCheckpoints() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    _ = try writeLog(to: url, count: 7)
+    let recording = try Recording(contentsOf: url)
+    let output = directory.file("subset.actionlog")
+    let summary = try recording.export(
+      to: output,
+      options: ExportOptions(
+        subset: .init(
+          actions: [1, 2, 3, 6, 7],
+          checkpointStates: [1: Array(#"{"total":1}"#.utf8), 7: Array(#"{"total":7}"#.utf8)])))
+    #expect(summary.actions == 5)
+    let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map {
+      $0.dropFirst(9)
+    }
+    // Action 3, fed back by 2, keeps its parent; 6, fed back by 5, which is left out, loses
+    // its trigger.
+    let expected: [String] = [
+      #"{"kind":"action","seq":1,"source":"send","time":10000000,"#
+        + #""uses":{"uuid":["00000000-0000-0000-0000-000000000001"]},"#
+        + #""value":{"note":"","number":1}}"#,
+      #"{"kind":"checkpoint","seq":1,"value":{"total":1}}"#,
+      #"{"kind":"action","seq":2,"source":"send","time":20000000,"value":{"note":"","number":2}}"#,
+      #"{"kind":"action","seq":3,"source":"effect","time":30000000,"trigger":2,"#
+        + #""value":{"note":"","number":3}}"#,
+      #"{"kind":"action","seq":4,"source":"effect","time":60000000,"value":{"note":"","#
+        + #""number":6}}"#,
+      #"{"kind":"action","seq":5,"source":"send","time":70000000,"value":{"note":"","number":7}}"#,
+      #"{"kind":"checkpoint","seq":5,"value":{"total":7}}"#,
+      #"{"kind":"end","seq":5,"time":75000000}"#,
+    ]
+    #expect(lines.dropFirst().map(String.init) == expected)
+    #expect(lines.first?.contains(#""initialState":{"total":0}"#) == true)
+    let written = try Recording(contentsOf: output)
+    #expect(written.checkpoints == [1, 5])
+    #expect(written.origin(ofAction: 3) == .effect(parent: 2))
+
+    // Steps out of order or out of the recording are refused, and nothing is written.
+    for wrong in [[2, 1], [0, 1], [7, 8], [3, 3]] {
+      let target = directory.file("wrong.actionlog")
+      #expect(throws: ActionLogError.self) {
+        try recording.export(to: target, options: ExportOptions(subset: .init(actions: wrong)))
+      }
+      #expect(!FileManager.default.fileExists(atPath: target.path))
+    }
   }
 
   @Test func actionsLostToDamageBecomeNotesThatHoldTheirPlaces() throws {

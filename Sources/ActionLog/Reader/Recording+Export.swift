@@ -26,12 +26,15 @@ public struct ExportOptions: Sendable {
   /// `yields`, by sequence number; `nil` for none. The new recording then has a ledger, and an
   /// action missing here keeps what was recorded.
   public var effectLedger: [Int: JSONValue?]?
+  /// Keeps only some actions (`replay shrink`), renumbered in order, with new checkpoints in
+  /// place of the recorded ones; `nil` keeps them all. A ``cut`` is ignored with a subset.
+  public var subset: Subset?
 
   /// Creates options.
   public init(
     metadata: [String: String] = [:], redactions: Redactions = .none, cut: Cut? = nil,
     schema: FeatureSchema? = nil, checkpointStates: [Int: [UInt8]] = [:],
-    effectLedger: [Int: JSONValue?]? = nil
+    effectLedger: [Int: JSONValue?]? = nil, subset: Subset? = nil
   ) {
     self.metadata = metadata
     self.redactions = redactions
@@ -39,6 +42,26 @@ public struct ExportOptions: Sendable {
     self.schema = schema
     self.checkpointStates = checkpointStates
     self.effectLedger = effectLedger
+    self.subset = subset
+  }
+
+  /// The actions an export keeps when it keeps only some.
+  ///
+  /// Each keeps its time, dependency values and effects; an action an effect of a left-out
+  /// action fed back loses its trigger. The recorded checkpoints are dropped, since their states
+  /// followed every action: the subset brings its own.
+  public struct Subset: Sendable {
+    /// The actions kept, by their sequence numbers in the recording, in increasing order.
+    public var actions: [Int]
+    /// The checkpoints to write, as JSON, by the kept action they follow (its number in the
+    /// recording).
+    public var checkpointStates: [Int: [UInt8]]
+
+    /// Creates a subset.
+    public init(actions: [Int], checkpointStates: [Int: [UInt8]] = [:]) {
+      self.actions = actions
+      self.checkpointStates = checkpointStates
+    }
   }
 
   /// A cut: the actions up to and including ``after`` are left out, and the state after it
@@ -91,10 +114,26 @@ extension Recording {
   ///   checkpoint, ``ActionLogError/noSuchAction(seq:count:)`` for a cut past the end.
   public func export(to url: URL, options: ExportOptions = ExportOptions()) throws -> ExportSummary
   {
-    let cut = options.cut?.after ?? 0
+    let subset = options.subset?.actions
+    let cut = subset == nil ? options.cut?.after ?? 0 : 0
     guard cut >= 0, cut <= self.count else {
       throw ActionLogError.noSuchAction(seq: cut, count: self.count)
     }
+    if let subset {
+      for (index, seq) in subset.enumerated()
+      where seq < 1 || seq > self.count || index > 0 && seq <= subset[index - 1] {
+        throw ActionLogError.noSuchAction(seq: seq, count: self.count)
+      }
+    }
+    // The new number of a kept action.
+    let renumbered: [Int: Int]? = subset.map {
+      Dictionary(uniqueKeysWithValues: $0.enumerated().map { ($0.element, $0.offset + 1) })
+    }
+    func newNumber(_ seq: Int) -> Int? {
+      guard let renumbered else { return seq > cut ? seq - cut : nil }
+      return renumbered[seq]
+    }
+    let kept = subset ?? Array(stride(from: cut + 1, through: self.count, by: 1))
     let redactions = self.header.redactions.merging(options.redactions)
     let steps = try options.schema.map { try self.header.steps(to: $0) } ?? []
     let firstNumber =
@@ -141,14 +180,19 @@ extension Recording {
     let migratedState = try Self.migrating(initialState, .states, by: steps, line: self.headerLine)
     var metadata = self.header.metadata.merging(options.metadata) { $1 }
     if cut > 0 {
-      let kept = cut == self.count ? "none" : "actions \(cut + 1)–\(self.count)"
-      metadata["cutFrom"] = "\(kept) of \(self.count), recorded from \(self.header.startedAtText)"
+      let left = cut == self.count ? "none" : "actions \(cut + 1)–\(self.count)"
+      metadata["cutFrom"] = "\(left) of \(self.count), recorded from \(self.header.startedAtText)"
     }
     var header = self.header
     header.metadata = metadata
     header.redactions = redactions
     header.startedAt = self.header.startedAt.addingTimeInterval(Double(cutTime) / 1e9)
     if options.effectLedger != nil { header.hasEffectLedger = true }
+    if let subset = options.subset, !subset.actions.isEmpty,
+      subset.actions.allSatisfy({ subset.checkpointStates[$0] != nil })
+    {
+      header.checkpointInterval = 1
+    }
     if let schema = options.schema, !steps.isEmpty {
       header.schemaVersion = schema.version
       header.migration = AppliedMigration(
@@ -170,7 +214,8 @@ extension Recording {
     // Notes, by the action they follow; a stand-in for an unrecorded action is written in its
     // place instead.
     var notes: [Int: [String]] = [:]
-    for case let .note(seq, text) in self.warnings where seq > cut || (cut == 0 && seq == 0) {
+    for case let .note(seq, text) in self.warnings
+    where newNumber(seq) != nil || (cut == 0 && seq == 0) {
       notes[seq, default: []].append(text)
     }
     for (seq, text) in self.unrecordedNotes where seq > cut {
@@ -180,11 +225,12 @@ extension Recording {
       append(try self.codec.encode(NoteRecord(kind: RecordKind.note.rawValue, seq: 0, text: text)))
     }
 
-    for seq in stride(from: cut + 1, through: self.count, by: 1) {
+    for seq in kept {
+      let number = newNumber(seq) ?? seq
       let line = self.actionLine(at: seq - 1)
       if line.length < 0 {
         let note = NoteRecord(
-          kind: RecordKind.note.rawValue, seq: seq - cut,
+          kind: RecordKind.note.rawValue, seq: number,
           text: self.unrecordedNotes[seq] ?? "the action was not recorded",
           unrecorded: RecordKind.action.rawValue
         )
@@ -192,7 +238,7 @@ extension Recording {
       } else {
         let trigger = self.actionTrigger(at: seq - 1)
         var replacements = [
-          "seq": Array(String(seq - cut).utf8),
+          "seq": Array(String(number).utf8),
           "time": Array(String(self.actionTime(at: seq - 1) - cutTime).utf8),
         ]
         var removals: Set<String> = []
@@ -207,10 +253,10 @@ extension Recording {
             removals.insert("yields")
           }
         }
-        if trigger > cut {
-          replacements["trigger"] = Array(String(trigger - cut).utf8)
+        if trigger > 0, let parent = newNumber(trigger) {
+          replacements["trigger"] = Array(String(parent).utf8)
         } else if trigger > 0 {
-          // The action whose effect sent this one was cut away.
+          // The action whose effect sent this one was left out.
           removals.insert("trigger")
         }
         var rewritten = try rewriting(
@@ -222,8 +268,15 @@ extension Recording {
         }
         append(try JSONRewriter.redact(rewritten, paths: actionPaths, placeholders: &placeholders))
       }
-      if let checkpoint = self.checkpointLines[seq] {
-        var replacements = ["seq": Array(String(seq - cut).utf8)]
+      if let state = options.subset?.checkpointStates[seq], subset != nil {
+        let record = try self.codec.encode(
+          CheckpointRecord(kind: RecordKind.checkpoint.rawValue, seq: number, value: Skipped()))
+        let written = try record.withUnsafeBytes {
+          try JSONRewriter.rewritingMembers(of: $0, replacing: ["value": state])
+        }
+        append(try JSONRewriter.redact(written, paths: statePaths, placeholders: &placeholders))
+      } else if subset == nil, let checkpoint = self.checkpointLines[seq] {
+        var replacements = ["seq": Array(String(number).utf8)]
         if let state = options.checkpointStates[seq] { replacements["value"] = state }
         var rewritten = try rewriting(checkpoint, replacing: replacements)
         if !steps.isEmpty, options.checkpointStates[seq] == nil {
@@ -236,7 +289,7 @@ extension Recording {
       for text in notes[seq] ?? [] {
         append(
           try self.codec.encode(
-            NoteRecord(kind: RecordKind.note.rawValue, seq: seq - cut, text: text)))
+            NoteRecord(kind: RecordKind.note.rawValue, seq: number, text: text)))
       }
     }
     if self.ending == .clean {
@@ -244,7 +297,7 @@ extension Recording {
         (self.endTime ?? (self.count > 0 ? self.actionTime(at: self.count - 1) : 0)) - cutTime
       append(
         try self.codec.encode(
-          EndRecord(kind: RecordKind.end.rawValue, seq: self.count - cut, time: time)
+          EndRecord(kind: RecordKind.end.rawValue, seq: kept.count, time: time)
         )
       )
     }
@@ -259,7 +312,7 @@ extension Recording {
     let written: Recording
     do {
       written = try Recording(contentsOf: url, limits: self.limits, codec: self.codec)
-      guard written.count == self.count - cut,
+      guard written.count == kept.count,
         written.ending == (self.ending == .clean ? .clean : .unterminated)
       else {
         throw ActionLogError.writeFailed(
