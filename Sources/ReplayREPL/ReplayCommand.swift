@@ -40,10 +40,11 @@ public struct ReplayCommand: ParsableCommand {
         $ replay check Recordings
         $ replay migrate old.actionlog -o new.actionlog
         $ replay rerecord Recordings/todos.actionlog
+        $ replay shrink session.actionlog --watch 'todos.count == 0'
       """,
     subcommands: [
       Open.self, Info.self, List.self, Verify.self, Check.self, Migrate.self, Rerecord.self,
-      Export.self, ExportTest.self,
+      Shrink.self, Export.self, ExportTest.self,
     ],
     defaultSubcommand: Open.self
   )

@@ -11,7 +11,15 @@ struct ReplayMain {
     ReplayCommand.main(features: [
       ReplayFeature("counter") { CounterFeature() },
       ReplayFeature("todos") { Todos() },
-      ReplayFeature("songs") { SongsApp() },
+      ReplayFeature(
+        "songs",
+        behaviours: [
+          // The songs app before its hearts were fixed: what its bug reports were recorded with.
+          "heart-bug": {
+            SongsApp().dependency(\.reintroducedBugs, .heartStaysFilledAfterRemovingFavorite)
+          }
+        ]
+      ) { SongsApp() },
     ])
   }
 }

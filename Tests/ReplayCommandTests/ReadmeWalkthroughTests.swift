@@ -9,7 +9,8 @@ import Testing
   static let root = ReplayCommandTests.root
 
   @Test(arguments: [
-    "Attach a recording to a bug report", "Turn a recording into a regression test",
+    "Attach a recording to a bug report", "Shrink a failing recording",
+    "Turn a recording into a regression test",
     "I changed my types: my recordings still replay",
   ])
   func worksAsWritten(_ section: String) async throws {

@@ -27,22 +27,64 @@ public struct ReplayFeature: Sendable {
   ///   - schema: The version of its types, and the migrations that read older recordings; by
   ///     default, what the state type declares (``ActionLog/SchemaVersioned``).
   ///   - dependencies: The dependencies its recordings captured.
+  ///   - behaviours: Other behaviours of the feature that recordings may have been made with,
+  ///     by name: a feature flag's other side, the behaviour before a fix kept behind a
+  ///     dependency. `replay shrink --verify --recorded-with NAME` replays shorter recordings
+  ///     with one to know what they would have recorded.
   ///   - reducer: Makes the feature's reducer, without its recording modifier.
   public init<R: _ReplayableReducer>(
     _ id: String,
     schema: FeatureSchema? = nil,
     dependencies: [RecordableDependency] = RecordableDependency.standard,
+    behaviours: [String: @Sendable () -> any Reducer<R.State, R.Action>] = [:],
     reducer: @escaping @Sendable () -> R
   ) where R.State: Decodable & Equatable, R.Action: Decodable {
     self.id = id
     let schema = schema ?? .of(R.State.self)
     self.schema = schema
+    self.behaviours = behaviours.keys.sorted()
     self.makeSession = { recording, schema in
       try Timeline(
         recording: recording, reducer: reducer(), feature: id, dependencies: dependencies,
         schema: schema
       )
     }
+    self.makeShrink = { recording, request, progress, isCancelled in
+      let reference = try request.recordedWith.map { name in
+        guard let make = behaviours[name] else {
+          throw ShrinkError.noSuchBehaviour(name, available: behaviours.keys.sorted())
+        }
+        return make()
+      }
+      let timeline = try Timeline(
+        recording: recording, reducer: reducer(), feature: id, dependencies: dependencies,
+        schema: schema
+      )
+      return try timeline.shrink(
+        to: request.url, keeping: request.condition, recordedBy: reference,
+        metadata: request.metadata, source: request.source, progress: progress,
+        isCancelled: isCancelled)
+    }
+  }
+
+  /// The names of the other behaviours registered, which recordings may have been made with.
+  public let behaviours: [String]
+
+  private let makeShrink:
+    @Sendable (
+      Recording, ShrinkRequest, (ShrinkProgress) -> Void, () -> Bool
+    ) throws -> ShrinkOutcome
+
+  /// Shrinks a recording of this feature (see
+  /// ``Timeline/shrink(to:keeping:recordedBy:metadata:source:progress:isCancelled:)``), with
+  /// today's reducer and, for a divergence, the behaviour `request` names.
+  public func shrink(
+    _ recording: Recording,
+    _ request: ShrinkRequest,
+    progress: (ShrinkProgress) -> Void = { _ in },
+    isCancelled: () -> Bool = { false }
+  ) throws -> ShrinkOutcome {
+    try self.makeShrink(recording, request, progress, isCancelled)
   }
 
   /// The version of the feature's types, and its migrations.
@@ -68,3 +110,29 @@ public struct ReplayFeature: Sendable {
 #else
   public typealias _ReplayableReducer = Reducer
 #endif
+
+/// What to shrink a recording to, for ``ReplayFeature/shrink(_:_:progress:isCancelled:)``.
+public struct ShrinkRequest: Sendable {
+  /// Where to write the shrunk recording.
+  public var url: URL
+  /// How it must still fail.
+  public var condition: ShrinkCondition
+  /// The registered behaviour the recording was made with (``ReplayFeature/behaviours``).
+  public var recordedWith: String?
+  /// More header metadata for the shrunk recording.
+  public var metadata: [String: String]
+  /// The recording's file name, for the shrunk recording's header.
+  public var source: String?
+
+  /// Creates a request.
+  public init(
+    url: URL, condition: ShrinkCondition, recordedWith: String? = nil,
+    metadata: [String: String] = [:], source: String? = nil
+  ) {
+    self.source = source
+    self.url = url
+    self.condition = condition
+    self.recordedWith = recordedWith
+    self.metadata = metadata
+  }
+}

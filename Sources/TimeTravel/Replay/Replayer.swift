@@ -40,10 +40,17 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
   ///   it did.
   @discardableResult
   public func apply(_ seq: Int, to state: inout R.State) throws -> ReplayedStep {
-    let recorded = try self.recording.action(seq, as: R.Action.self)
-    return self.run(
+    self.apply(try self.recording.action(seq, as: R.Action.self), to: &state)
+  }
+
+  /// Applies a recorded action decoded earlier to `state`, as ``apply(_:to:)`` does: for
+  /// replaying the same actions many times.
+  @discardableResult
+  public func apply(_ recorded: RecordedAction<R.Action>, to state: inout R.State) -> ReplayedStep
+  {
+    self.run(
       recorded.action,
-      seq: seq,
+      seq: recorded.seq,
       origin: {
         switch recorded.origin {
         case .send: .send

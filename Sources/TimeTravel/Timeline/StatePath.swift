@@ -156,7 +156,7 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// The entries of a dictionary whose keys are strings.
-  private static func entries(of mirror: Mirror) -> [(key: String, value: Any)] {
+  static func entries(of mirror: Mirror) -> [(key: String, value: Any)] {
     mirror.children.compactMap { child in
       let pair = Array(Mirror(reflecting: child.value).children)
       guard pair.count == 2, let key = pair[0].value as? String else { return nil }
@@ -164,7 +164,7 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
-  private static func unwrapped(_ value: Any) -> Any {
+  static func unwrapped(_ value: Any) -> Any {
     let mirror = Mirror(reflecting: value)
     if mirror.displayStyle == .optional, let some = mirror.children.first {
       return some.value
@@ -176,7 +176,7 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
     components.isEmpty ? "the state" : "\"\(StatePath(components: components))\""
   }
 
-  private init(components: [Component]) {
+  init(components: [Component]) {
     self.components = components
   }
 }

@@ -69,6 +69,15 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
     self.cache.insert(self.state, at: 0)
   }
 
+  /// A timeline over what `replayer` replays, already read through its migrations.
+  init(replayer: Replayer<R>) throws {
+    self.recording = replayer.recording
+    self.replayer = replayer
+    self.state = try replayer.initialState()
+    self.cache = StateCache()
+    self.cache.insert(self.state, at: 0)
+  }
+
   /// The number of actions, so the last step.
   public var count: Int {
     self.recording.count
