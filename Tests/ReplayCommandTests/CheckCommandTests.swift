@@ -120,30 +120,10 @@ import Testing
     #expect(lines.last == "Checked 2 recordings: 1 passes, 1 fails.")
   }
 
-  /// Runs `replay ARGUMENTS` in a session of its own and sends its process group SIGINT, as a
-  /// terminal does on Ctrl-C: once it has written `lines` lines, and `delay` seconds later.
   func interrupted(
     _ arguments: [String], afterLines lines: Int = 0, delay: Double, in folder: URL
   ) async throws -> ProcessResult {
-    let replay = try #require(productURL("replay"))
-    let script = """
-      import os, signal, subprocess, sys, time
-      child = subprocess.Popen(sys.argv[3:], start_new_session=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-      out = b""
-      for _ in range(int(sys.argv[1])):
-          out += child.stdout.readline()
-      time.sleep(float(sys.argv[2]))
-      os.killpg(child.pid, signal.SIGINT)
-      rest, err = child.communicate(timeout=60)
-      sys.stdout.write((out + rest).decode())
-      sys.stderr.write(err.decode())
-      sys.exit(child.returncode if child.returncode >= 0 else 128 - child.returncode)
-      """
-    return try await run(
-      "python3", ["-c", script, "\(lines)", "\(delay)", replay.path] + arguments,
-      in: folder, isProduct: false
-    )
+    try await runInterrupted("replay", arguments, afterLines: lines, delay: delay, in: folder)
   }
 
   @Test func ctrlCStopsACheckWithTheVerdictsSoFar() async throws {

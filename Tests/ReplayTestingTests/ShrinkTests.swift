@@ -135,4 +135,23 @@ import TimeTravel
     // With the behaviour it was recorded with, it replays step for step.
     try assertReplay(url) { SongsApp().dependency(\.reintroducedBugs, Self.heartBug) }
   }
+
+  @Test func ctrlCWritesTheSmallestFoundSoFar() async throws {
+    let directory = TemporaryDirectory()
+    try await Self.recordLongReport(directory.file("report.actionlog"), seed: 7)
+    let result = try await runInterrupted(
+      "replay", ["shrink", "report.actionlog", "--verify", "--recorded-with", "heart-bug"],
+      afterLines: 3, delay: 0, in: directory.url)
+    #expect(result.status == 130, "\(result.errors)")
+    let lines = result.output.split(separator: "\n")
+    #expect(lines.contains { $0.hasPrefix("Round 1: ") })
+    #expect(
+      lines.contains { $0.hasPrefix("Interrupted; the smallest so far: report.actionlog from ") },
+      "\(result.output)")
+    let written = try Recording(contentsOf: directory.file("report.shrunk.actionlog"))
+    #expect(written.count < 2_000)
+    #expect(
+      written.header.metadata["shrunkFrom"]?.hasSuffix("; interrupted, it may shrink further")
+        == true)
+  }
 }

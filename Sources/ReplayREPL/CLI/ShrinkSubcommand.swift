@@ -90,6 +90,7 @@ extension ReplayCommand {
         print(
           "Shrinking \(name) (\(counted(recording.count, "action"))) to the fewest that still "
             + "fail: \(condition).")
+        fflush(nil)
         Interruption.install()
         let outcome: ShrinkOutcome
         do {
@@ -104,6 +105,8 @@ extension ReplayCommand {
                   ? "Up to where it first fails: \(Self.size(progress))."
                   : "Round \(round): \(Self.size(progress)), \(progress.tests) replayed.")
               round += 1
+              // NB: Each round as it comes, also through a pipe.
+              fflush(nil)
             },
             isCancelled: { Interruption.isRequested }
           )
