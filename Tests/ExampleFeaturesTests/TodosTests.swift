@@ -102,3 +102,30 @@ import Testing
     #expect(store.state.filteredTodos.map(\.description) == ["B"])
   }
 }
+
+/// The diff the product shows at a step of a large todo list is CustomDump's, line for line.
+@Suite struct LargeTodosDiffTests {
+  @Test(arguments: [0, 1, 499, 998, 999])
+  func oneFieldOfAThousandTodosChanged(at index: Int) throws {
+    var before = Todos.State()
+    for number in 0..<1_000 {
+      before.todos.append(
+        Todo.State(description: "todo \(number)", id: UUID(number), priority: number % 4))
+    }
+    var after = before
+    after.todos[index].isComplete = true
+    let pruned = try #require(prunedDiff(before, after))
+    #expect(pruned.split(separator: "\n") == CustomDump.diff(before, after)?.split(separator: "\n"))
+    #expect(pruned.split(separator: "\n").count < 20)
+    // A todo added, one removed, two swapped: still CustomDump's lines.
+    var added = before
+    added.todos.insert(Todo.State(description: "new", id: UUID(5_000)), at: index)
+    #expect(prunedDiff(before, added) == CustomDump.diff(before, added))
+    var removed = before
+    removed.todos.remove(at: index)
+    #expect(prunedDiff(before, removed) == CustomDump.diff(before, removed))
+    var swapped = before
+    swapped.todos.swapAt(index, 999 - index)
+    #expect(prunedDiff(before, swapped) == CustomDump.diff(before, swapped))
+  }
+}

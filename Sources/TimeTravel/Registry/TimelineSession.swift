@@ -139,7 +139,7 @@ extension Timeline: TimelineSession {
     let (before, step) = self.send(action)
     let after = self.diversion?.state ?? before
     return SentAction(
-      change: before == after ? nil : CustomDump.diff(before, after).map(StateDiff.init),
+      change: before == after ? nil : prunedDiff(before, after).map(StateDiff.init),
       standIns: step.overruns.keys.sorted()
     )
   }
@@ -152,7 +152,7 @@ extension Timeline: TimelineSession {
     guard let diversion = self.diversion else { return nil }
     let recorded = try self.state(at: diversion.step)
     return recorded == diversion.state
-      ? nil : CustomDump.diff(recorded, diversion.state).map(StateDiff.init)
+      ? nil : prunedDiff(recorded, diversion.state).map(StateDiff.init)
   }
 }
 

@@ -95,7 +95,7 @@ extension Timeline {
       issues += try self.replayer.apply(later, to: &state).issues
     }
     let recorded = try self.state(at: self.count)
-    let change = recorded == state ? nil : CustomDump.diff(recorded, state).map(StateDiff.init)
+    let change = recorded == state ? nil : prunedDiff(recorded, state).map(StateDiff.init)
     return SkipOutcome(skipped: skipped, change: change, issues: issues)
   }
 }

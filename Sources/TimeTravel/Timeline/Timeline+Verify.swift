@@ -165,7 +165,7 @@ extension Timeline {
         let diff =
           agrees
           ? nil
-          : CustomDump.diff(recorded, replayedState) ?? "(the states differ, but dump the same)"
+          : prunedDiff(recorded, replayedState) ?? "(the states differ, but dump the same)"
         return try self.divergence(at: mismatch, checkpoint: step, diff: diff)
       }
       if agrees {
@@ -183,7 +183,7 @@ extension Timeline {
           customDumping: try self.recording.action(reported, as: R.Action.self).action),
         time: self.recording.time(ofAction: reported),
         issues: suspectIssues,
-        diff: CustomDump.diff(recorded, replayedState) ?? "(the states differ, but dump the same)",
+        diff: prunedDiff(recorded, replayedState) ?? "(the states differ, but dump the same)",
         effects: nil
       )
     }

@@ -149,7 +149,7 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
     let before = try self.state(at: from)
     let after = try self.state(at: to)
     guard before != after else { return nil }
-    return CustomDump.diff(before, after)
+    return prunedDiff(before, after)
   }
 
   /// The number of states held in memory.

@@ -52,7 +52,7 @@ public struct _ReducerPrinter<State, Action> {
       var target = "received action:\n"
       CustomDump.customDump(receivedAction, to: &target, indent: 2)
       target.write("\n")
-      target.write(diff(oldState, newState).map { "\($0)\n" } ?? "  (No state changes)\n")
+      target.write(prunedDiff(oldState, newState).map { "\($0)\n" } ?? "  (No state changes)\n")
       write(String(target.dropLast()))
     }
   }
