@@ -110,6 +110,8 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
+    // The record decoder under libFuzzer (Tools/fuzz-decoder), or replaying a corpus.
+    .executableTarget(name: "decode-fuzz", dependencies: ["ActionLog"]),
     .executableTarget(
       name: "record-samples",
       dependencies: [

@@ -36,7 +36,7 @@ struct ReplayBench: AsyncParsableCommand {
 
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case send, writer, open, timeline, diff
+  case send, writer, open, timeline, diff, decode
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -75,6 +75,9 @@ struct Measure: AsyncParsableCommand {
       }
       if runs(.open) {
         try ReplayBench.openAndIndex(scratch: scratch, actions: quick ? 50_000 : 1_000_000)
+      }
+      if runs(.decode) {
+        try ReplayBench.decode(actions: quick ? 20_000 : 200_000, rounds: quick ? 3 : 9)
       }
       if runs(.diff) {
         try ReplayBench.diff(todos: 1_000, rounds: quick ? 5 : 21)

@@ -134,7 +134,8 @@ import Testing
     }
     #expect(problem.record == 4)
     #expect(problem.offset == offsets[3])
-    #expect(reason == "The given data was not valid JSON.")
+    // Where in the payload, and what was expected there.
+    #expect(reason == #"The given data was not valid JSON: expected "," or "}" (at byte 41)."#)
   }
 
   @Test func badJSONInTheValueIsReportedWhenDecoded() throws {

@@ -16,7 +16,8 @@ public protocol RecordCodec: Sendable {
 
 /// The default record codec: encodes with ActionLog's own compact JSON encoder, which writes the
 /// bytes Foundation's `JSONEncoder` writes with much less work (and hands Foundation what it
-/// does not handle itself), and decodes with Foundation's `JSONDecoder`.
+/// does not handle itself), and decodes with its own decoder over one pass of the bytes, which
+/// accepts what Foundation's `JSONDecoder` accepts and fails as it does.
 ///
 /// Recording encodes on the writer's background thread; the faster it is done, the less that
 /// thread competes with the app's for the processor's caches.
@@ -30,7 +31,7 @@ public struct CompactJSONCodec: RecordCodec {
   }
 
   public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
-    try FoundationJSONCodec().decode(type, from: bytes)
+    try TapeJSONDecoder().decode(type, from: bytes)
   }
 }
 
