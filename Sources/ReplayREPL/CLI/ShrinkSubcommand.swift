@@ -15,16 +15,15 @@ extension ReplayCommand {
         keeps the dependency values it read. Prints the size at each round; Ctrl-C stops and \
         writes the smallest found so far.
 
-        How it must fail:
-          --watch 'PATH == VALUE'   the state reaches a value (or != to leave it), written as \
-        print PATH shows it
-          --break ACTION            an action matching ACTION is replayed (with --watch: and \
-        the condition holds right after it)
-          --verify --recorded-with NAME
-                                    today's reducer parts from the behaviour the recording \
-        was made with, first at the same property (at any index) or in its effects. A shorter \
-        recording has no recorded states, so each candidate is replayed with both: NAME is a \
-        behaviour the feature registers (ReplayFeature's behaviours).
+        How it must fail, one of:
+        • --watch 'PATH == VALUE' (or !=): the state reaches a value, written as print PATH \
+        shows it.
+        • --break ACTION: an action matching ACTION is replayed; with --watch, the condition \
+        holds right after it.
+        • --verify --recorded-with NAME: today's reducer parts from the behaviour the \
+        recording was made with, first at the same property (at any index) or in its effects. \
+        A shorter recording has no recorded states, so each candidate is replayed with both: \
+        NAME is a behaviour the feature registers (ReplayFeature's behaviours).
 
         The new recording has a checkpoint after every action (the recorded behaviour's states \
         with --verify, today's otherwise), and its header's shrunkFrom says which actions of \
@@ -37,8 +36,8 @@ extension ReplayCommand {
 
         Examples:
           $ replay shrink session.actionlog --watch 'todos.count == 0'
-          $ replay shrink session.actionlog --break deleteButtonTapped --watch 'filter == .all'
-          $ replay shrink report.actionlog --verify --recorded-with heart-bug -o short.actionlog
+          $ replay shrink session.actionlog --break delete --watch 'filter == .all'
+          $ replay shrink report.actionlog --verify --recorded-with heart-bug
         """
     )
 
@@ -47,18 +46,26 @@ extension ReplayCommand {
     @Flag(help: "Keep today's reducer parting from the recorded behaviour (--recorded-with).")
     var verify = false
 
-    @Option(help: "The registered behaviour the recording was made with, for --verify.")
+    @Option(
+      help: ArgumentHelp(
+        "The registered behaviour the recording was made with, for --verify.", valueName: "name"))
     var recordedWith: String?
 
-    @Option(name: .customLong("break"), help: "Keep reaching an action matching ACTION.")
+    @Option(
+      name: .customLong("break"),
+      help: ArgumentHelp("Keep reaching an action matching ACTION.", valueName: "action"))
     var breakpoint: String?
 
-    @Option(help: "Keep meeting 'PATH == VALUE' or 'PATH != VALUE'.")
+    @Option(
+      help: ArgumentHelp("Keep meeting 'PATH == VALUE' or 'PATH != VALUE'.", valueName: "condition")
+    )
     var watch: String?
 
     @Option(
       name: [.short, .customLong("output")],
-      help: "Where to write the shrunk recording (default: FILE's name with .shrunk).")
+      help: ArgumentHelp(
+        "Where to write the shrunk recording (default: FILE's name with .shrunk).",
+        valueName: "out"))
     var output: String?
 
     @Flag(help: "Replace OUT if it exists.")
