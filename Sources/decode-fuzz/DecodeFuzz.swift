@@ -58,21 +58,33 @@ enum DecodeFuzz {
 }
 
 #if FUZZING
-  @_cdecl("LLVMFuzzerTestOneInput")
-  public func fuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
-    DecodeFuzz.check(UnsafeRawBufferPointer(start: data, count: size))
-    return 0
-  }
-#else
-  @main
-  struct DecodeFuzzMain {
-    static func main() throws {
+  /// libFuzzer's entry for a program with a `main` of its own.
+  @_silgen_name("LLVMFuzzerRunDriver")
+  func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
+  ) -> Int32
+#endif
+
+@main
+struct DecodeFuzzMain {
+  static func main() throws {
+    #if FUZZING
+      var argc = CommandLine.argc
+      var argv = CommandLine.unsafeArgv
+      exit(
+        runFuzzerDriver(&argc, &argv) { data, size in
+          DecodeFuzz.check(UnsafeRawBufferPointer(start: data, count: size))
+          return 0
+        })
+    #else
       let files = CommandLine.arguments.dropFirst()
       for file in files {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: file))
         bytes.withUnsafeBytes { DecodeFuzz.check($0) }
       }
       print("decode-fuzz: \(files.count) inputs, none crashed")
-    }
+    #endif
   }
-#endif
+}
