@@ -184,6 +184,37 @@ import Testing
     }
   }
 
+  /// Integers written with a fraction or an exponent: read exactly, as Foundation reads them
+  /// (the fuzzer found a Double in between rounding `9.0000000000000008e16`).
+  @Test func integersInOtherFormsAreReadExactly() throws {
+    let numbers = [
+      "90000000000000008e0", "9.0000000000000008e16", "6.664e18", "1e19", "1e18", "-0.0", "1.000",
+      "12.50e1", "1.5", "9.223372036854775808e18", "1e-3", "0e999",
+      "18446744073709551615", "18446744073709551616", "100000000000000000000e-2", "-1", "127.0",
+      "128", "-128e0", "-129", "0.000000000000000000000001e24",
+    ]
+    for number in numbers {
+      let bytes = Array("[\(number)]".utf8)
+      func same<T: Decodable & Equatable>(_ type: T.Type) {
+        let (ours, foundation) = self.both([T].self, bytes)
+        switch (ours, foundation) {
+        case let (.success(left), .success(right)): #expect(left == right, "\(number) as \(T.self)")
+        case (.failure, .failure): break
+        default: Issue.record("\(number) as \(T.self): ours \(ours), Foundation \(foundation)")
+        }
+      }
+      same(Int64.self)
+      same(UInt64.self)
+      same(Int8.self)
+      same(Int.self)
+    }
+    // Int64.min in exponent form is representable: read as it is (Foundation overflows on it).
+    let minimum = Array("-9.223372036854775808e18".utf8)
+    #expect(
+      try minimum.withUnsafeBytes { try CompactJSONCodec().decode(Int64.self, from: $0) }
+        == Int64.min)
+  }
+
   @Test func textThatIsNotJSONIsATypedError() throws {
     let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
     let cases: [[UInt8]] = [

@@ -278,35 +278,60 @@ final class TapeDocument {
       self.corrupted(
         path(), "Number \(self.text(of: token)) is not representable in Swift.\(type).")
     }
-    // Digits only, as an encoder writes integers; anything else through a Double.
+    // Exactly, as decimal digits: `1e3` and `12.50e1` are integers; `1.5` is not.
     let isNegative = bytes.first == UInt8(ascii: "-")
     var magnitude: UInt64 = 0
-    var isPlain = true
-    for byte in bytes.dropFirst(isNegative ? 1 : 0) {
-      guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else {
-        isPlain = false
+    var fractionDigits = 0
+    var droppedDigits: [UInt8] = []
+    var exponent = 0
+    var offset = isNegative ? 1 : 0
+    var inFraction = false
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      if byte == UInt8(ascii: ".") {
+        inFraction = true
+      } else if byte | 0x20 == UInt8(ascii: "e") {
+        guard let parsed = Int(String(decoding: bytes[(offset + 1)...], as: UTF8.self)),
+          abs(parsed) < 1_000
+        else { throw unrepresentable() }
+        exponent = parsed
         break
-      }
-      let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
-      let (sum, carry) = times.addingReportingOverflow(UInt64(byte - UInt8(ascii: "0")))
-      guard !overflow, !carry else { throw unrepresentable() }
-      magnitude = sum
-    }
-    if isPlain {
-      if isNegative {
-        guard Integer.isSigned, magnitude <= UInt64(Int64.max) + 1 else {
-          if magnitude == 0 { return 0 }
-          throw unrepresentable()
+      } else {
+        let digit = UInt64(byte - UInt8(ascii: "0"))
+        let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+        let (sum, carry) = times.addingReportingOverflow(digit)
+        if overflow || carry {
+          // More digits than fit: integral only if they are zeros the exponent or the
+          // fraction takes back.
+          droppedDigits.append(byte)
+        } else {
+          magnitude = sum
         }
-        let value = magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
-        guard let exact = Integer(exactly: value) else { throw unrepresentable() }
-        return exact
+        if inFraction { fractionDigits += 1 }
       }
-      guard let exact = Integer(exactly: magnitude) else { throw unrepresentable() }
+      offset += 1
+    }
+    var scale = exponent - fractionDigits + droppedDigits.count
+    guard droppedDigits.allSatisfy({ $0 == UInt8(ascii: "0") }) else { throw unrepresentable() }
+    while scale < 0 {
+      guard magnitude % 10 == 0 else { throw unrepresentable() }
+      magnitude /= 10
+      scale += 1
+    }
+    while scale > 0, magnitude != 0 {
+      let (times, overflow) = magnitude.multipliedReportingOverflow(by: 10)
+      guard !overflow else { throw unrepresentable() }
+      magnitude = times
+      scale -= 1
+    }
+    if isNegative {
+      guard Integer.isSigned || magnitude == 0 else { throw unrepresentable() }
+      guard magnitude <= UInt64(Int64.max) + 1 else { throw unrepresentable() }
+      let value = magnitude == UInt64(Int64.max) + 1 ? Int64.min : -Int64(magnitude)
+      guard let exact = Integer(exactly: value) else { throw unrepresentable() }
       return exact
     }
-    let value = try self.double(at: index, as: type, path: path)
-    guard let exact = Integer(exactly: value) else { throw unrepresentable() }
+    guard let exact = Integer(exactly: magnitude) else { throw unrepresentable() }
     return exact
   }
 }
