@@ -7,7 +7,9 @@ extension JSONValue {
   /// Parses one JSON value from `bytes` (whitespace around it allowed).
   ///
   /// - Throws: ``JSONValueSyntaxError`` with the byte offset where the text stops being JSON.
-  public static func parse(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512) throws
+  public static func parse(
+    _ bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512
+  ) throws
     -> JSONValue
   {
     var parser = JSONValueParser(bytes: bytes, maximumDepth: maximumDepth)
@@ -203,65 +205,25 @@ private struct JSONValueParser {
   mutating func string() throws -> String {
     self.offset += 1  // The opening quote.
     let start = self.offset
-    // Most strings have no escapes: a slice of the bytes.
-    while let byte = self.current, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") {
-      guard byte >= 0x20 else { throw self.error("a control character in a string") }
-      self.offset += 1
-    }
-    guard self.current != nil else { throw self.error("the string is not closed") }
-    var text = [UInt8](UnsafeRawBufferPointer(rebasing: self.bytes[start..<self.offset]))
+    var escaped = false
     while let byte = self.current, byte != UInt8(ascii: "\"") {
-      self.offset += 1
-      guard byte == UInt8(ascii: "\\") else {
-        guard byte >= 0x20 else { throw self.error("a control character in a string") }
-        text.append(byte)
-        continue
+      guard byte >= 0x20 else { throw self.error("a control character in a string") }
+      if byte == UInt8(ascii: "\\") {
+        escaped = true
+        self.offset += 1
       }
-      guard let escape = self.current else { throw self.error("the string is not closed") }
       self.offset += 1
-      switch escape {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
-      case UInt8(ascii: "b"): text.append(0x08)
-      case UInt8(ascii: "f"): text.append(0x0C)
-      case UInt8(ascii: "n"): text.append(0x0A)
-      case UInt8(ascii: "r"): text.append(0x0D)
-      case UInt8(ascii: "t"): text.append(0x09)
-      case UInt8(ascii: "u"):
-        var scalar = try self.hex4()
-        if (0xD800..<0xDC00).contains(scalar), self.current == UInt8(ascii: "\\"),
-          self.offset + 1 < self.bytes.count, self.bytes[self.offset + 1] == UInt8(ascii: "u")
-        {
-          self.offset += 2
-          let low = try self.hex4()
-          guard (0xDC00..<0xE000).contains(low) else { throw self.error("a lone surrogate") }
-          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-        }
-        guard let unicode = Unicode.Scalar(scalar) else { throw self.error("a lone surrogate") }
-        text.append(contentsOf: String(Character(unicode)).utf8)
-      default:
-        throw self.error("an unknown escape")
-      }
     }
     guard self.current == UInt8(ascii: "\"") else { throw self.error("the string is not closed") }
+    let text = UnsafeRawBufferPointer(rebasing: self.bytes[start..<self.offset])
     self.offset += 1
-    return String(decoding: text, as: UTF8.self)
+    // Most strings have no escapes: a slice of the bytes.
+    guard escaped else { return String(decoding: text, as: UTF8.self) }
+    do {
+      return String(decoding: try JSONEscapes.unescaped(text), as: UTF8.self)
+    } catch {
+      throw JSONValueSyntaxError(offset: start + error.offset, problem: error.reason)
+    }
   }
 
-  mutating func hex4() throws -> UInt32 {
-    guard self.offset + 4 <= self.bytes.count else { throw self.error("a short \\u escape") }
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      let byte = self.bytes[self.offset]
-      let digit: UInt8
-      switch byte {
-      case 0x30...0x39: digit = byte - 0x30
-      case 0x61...0x66: digit = byte - 0x61 + 10
-      case 0x41...0x46: digit = byte - 0x41 + 10
-      default: throw self.error("not a hexadecimal digit")
-      }
-      value = value << 4 | UInt32(digit)
-      self.offset += 1
-    }
-    return value
-  }
 }
