@@ -208,6 +208,12 @@ import Testing
       same(Int8.self)
       same(Int.self)
     }
+    // A large number with a fraction is no integer (Foundation reads the digits before its
+    // point): found by the fuzzer.
+    let fraction = Array("33280000000000034.6000".utf8)
+    #expect(throws: DecodingError.self) {
+      try fraction.withUnsafeBytes { try CompactJSONCodec().decode(Int64.self, from: $0) }
+    }
     // Int64.min in exponent form is representable: read as it is (Foundation overflows on it).
     let minimum = Array("-9.223372036854775808e18".utf8)
     #expect(
