@@ -55,8 +55,10 @@ extension Timeline {
       if step % 256 == 0, isCancelled() { return nil }
       step += 1
       var current = previous
-      try self.replayer.apply(step, to: &current)
-      let stops = try self.stops(at: step, from: previous, to: current, watches, breakpoints)
+      // NB: Decoded once, for the replay and the breakpoints.
+      let action = try self.recording.action(step, as: R.Action.self)
+      self.replayer.apply(action, to: &current)
+      let stops = self.stops(action.action, from: previous, to: current, watches, breakpoints)
       if !stops.isEmpty {
         try self.goto(step)
         return (step, stops)
@@ -84,8 +86,9 @@ extension Timeline {
       for step in stride(from: start + 1, through: end, by: 1) {
         if step % 256 == 0, isCancelled() { return nil }
         var current = previous
-        try self.replayer.apply(step, to: &current)
-        let stops = try self.stops(at: step, from: previous, to: current, watches, breakpoints)
+        let action = try self.recording.action(step, as: R.Action.self)
+        self.replayer.apply(action, to: &current)
+        let stops = self.stops(action.action, from: previous, to: current, watches, breakpoints)
         if !stops.isEmpty { latest = (step, stops) }
         previous = current
       }
@@ -99,13 +102,14 @@ extension Timeline {
     return nil
   }
 
+  /// What stops a search at the step of `action`, which led from `previous` to `current`.
   private func stops(
-    at step: Int,
+    _ action: R.Action,
     from previous: R.State,
     to current: R.State,
     _ watches: [StatePath],
     _ breakpoints: [ActionBreakpoint]
-  ) throws -> [SearchStop] {
+  ) -> [SearchStop] {
     var stops: [SearchStop] = []
     if previous != current {
       for path in watches {
@@ -115,7 +119,6 @@ extension Timeline {
       }
     }
     if !breakpoints.isEmpty {
-      let action = try self.recording.action(step, as: R.Action.self).action
       for breakpoint in breakpoints where breakpoint.matches(action) {
         stops.append(.breakpoint(breakpoint))
       }
