@@ -221,6 +221,23 @@ import Testing
         == Int64.min)
   }
 
+  @Test func uuidsReadAsFoundationReadsThem() throws {
+    let texts = [
+      "E621E1F8-C36C-495A-93FC-0C247A3E6E5F", "e621e1f8-c36c-495a-93fc-0c247a3e6e5f",
+      "E621E1F8C36C495A93FC0C247A3E6E5F", "E621E1F8-C36C-495A-93FC-0C247A3E6E5", "",
+      "G621E1F8-C36C-495A-93FC-0C247A3E6E5F", "E621E1F8-C36C-495A-93FC_0C247A3E6E5F",
+      "{E621E1F8-C36C-495A-93FC-0C247A3E6E5F}",
+    ]
+    for text in texts {
+      let (ours, foundation) = self.both([UUID].self, Array("[\"\(text)\"]".utf8))
+      switch (ours, foundation) {
+      case let (.success(left), .success(right)): #expect(left == right, "\(text)")
+      case let (.failure(left), .failure(right)): #expect(self.agree(left, right), "\(text)")
+      default: Issue.record("\(text): ours \(ours), Foundation \(foundation)")
+      }
+    }
+  }
+
   @Test func textThatIsNotJSONIsATypedError() throws {
     let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
     let cases: [[UInt8]] = [

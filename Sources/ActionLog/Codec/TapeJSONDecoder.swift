@@ -94,7 +94,45 @@ final class TapeDocument {
       }
       return decimal as! T
     }
+    if T.self == UUID.self, let uuid = self.uuid(at: index) {
+      // NB: The usual form read here; anything else as UUID reads itself, errors included.
+      return uuid as! T
+    }
     return try T(from: TapeDecoder(document: self, index: index, path: path))
+  }
+
+  /// A UUID written as `UUID(uuidString:)` reads it (36 characters, hyphens at 8, 13, 18, 23),
+  /// without making a string of it; `nil` for anything else.
+  func uuid(at index: Int) -> UUID? {
+    let token = self.tokens[index]
+    guard token.kind == .string, token.length == 36 else { return nil }
+    let text = self.bytes(of: token)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(16)
+    var offset = 0
+    while offset < 36 {
+      if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
+        guard text[offset] == UInt8(ascii: "-") else { return nil }
+        offset += 1
+        continue
+      }
+      guard let high = Self.hexDigit(text[offset]), let low = Self.hexDigit(text[offset + 1])
+      else { return nil }
+      bytes.append(high << 4 | low)
+      offset += 2
+    }
+    return bytes.withUnsafeBytes { buffer in
+      UUID(uuid: buffer.load(as: uuid_t.self))
+    }
+  }
+
+  static func hexDigit(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+    default: nil
+    }
   }
 
   // MARK: - Scalars
