@@ -25,6 +25,7 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
+    .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
     .target(
@@ -147,7 +148,11 @@ let package = Package(
     ),
     .testTarget(
       name: "ActionLogTests",
-      dependencies: ["ActionLog", "ActionLogScan", "TestSupport"]
+      dependencies: [
+        "ActionLog", "ActionLogScan", "TestSupport",
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+        .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
     ),
     .testTarget(
       name: "TimeTravelTests",

@@ -71,8 +71,8 @@ final class JSONTree: Encoder {
     var next = -1
   }
 
-  /// Foundation refuses containers nested this deep.
-  static let maximumDepth = 512
+  /// The most containers Foundation writes nested in one another: it refuses a 512th.
+  static let maximumDepth = 511
 
   // NB: One thread uses a tree, and no access to these overlaps another: the dynamic checks
   // that accesses to a class's properties do not overlap cost as much as the encoding itself.
