@@ -71,7 +71,8 @@ struct Measure: AsyncParsableCommand {
         )
       }
       if runs(.writer) {
-        try ReplayBench.writerThroughput(scratch: scratch, actions: quick ? 20_000 : 200_000)
+        try ReplayBench.writerThroughput(
+          scratch: scratch, actions: quick ? 20_000 : 200_000, rounds: quick ? 3 : 5)
       }
       if runs(.open) {
         try ReplayBench.openAndIndex(scratch: scratch, actions: quick ? 50_000 : 1_000_000)

@@ -9,7 +9,9 @@ import TimeTravel
 #endif
 
 extension ReplayBench {
-  static func todosWriter(_ url: URL) throws -> LogWriter {
+  static func todosWriter(
+    _ url: URL, codec: any RecordCodec = CompactJSONCodec()
+  ) throws -> LogWriter {
     try LogWriter(
       url: url,
       header: LogHeader(
@@ -17,7 +19,7 @@ extension ReplayBench {
         checkpointInterval: 100
       ),
       initialState: Todos.State(),
-      options: .init(syncPolicy: .never)
+      options: .init(syncPolicy: .never, codec: codec)
     )
   }
 

@@ -50,7 +50,7 @@ import Testing
     var present: String? = "here"
     var text =
       "quote \" backslash \\ slash / newline \n return \r tab \t bell \u{7} unit \u{1F} "
-        + "del \u{7F} é 😀 \u{8} \u{C}"
+      + "del \u{7F} é 😀 \u{8} \u{C}"
     var list = [[1, 2], [], [3]]
     var strings = ["a", "b/c"]
     var doubles = [1.5, 2.0, -0.25]
@@ -101,7 +101,74 @@ import Testing
     }
   }
 
-  /// Containers written to in turns: the parent after its nested container.
+  /// A nested container finished before its parent goes on, keys out of order at every level,
+  /// and an object that loses a member (a key set twice) inside one that is reordered.
+  struct InTurn: Encodable {
+    enum CodingKeys: String, CodingKey { case z, inner, a, twice }
+    enum InnerKeys: String, CodingKey { case y, x }
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      var inner = container.nestedContainer(keyedBy: InnerKeys.self, forKey: .inner)
+      var list = inner.nestedUnkeyedContainer(forKey: .y)
+      try list.encode(1)
+      var deeper = list.nestedContainer(keyedBy: InnerKeys.self)
+      try deeper.encode(true, forKey: .y)
+      try deeper.encode(false, forKey: .x)
+      try list.encode(2)
+      try inner.encode("x", forKey: .x)
+      try container.encode(TwiceKeyed(), forKey: .twice)
+      try container.encode(0, forKey: .z)
+      try container.encode(9, forKey: .a)
+    }
+  }
+
+  /// A value that writes the coding path it is encoded at.
+  struct Path: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(
+        encoder.codingPath.map { "\($0.stringValue)/\($0.intValue ?? -1)" }.joined(separator: "."))
+    }
+  }
+
+  struct NestedInList: Encodable {
+    enum Keys: String, CodingKey { case path }
+    func encode(to encoder: any Encoder) throws {
+      var list = encoder.unkeyedContainer()
+      try list.encode(Path())
+      var object = list.nestedContainer(keyedBy: Keys.self)
+      try object.encode(Path(), forKey: .path)
+      var inner = list.nestedUnkeyedContainer()
+      try inner.encode(Path())
+    }
+  }
+
+  struct Paths: Encodable {
+    enum Kind: Encodable { case one(Path), two(first: Path, [Path]) }
+    var list = [Path(), Path()]
+    var map = ["k": Path()]
+    var kinds = [Kind.one(Path()), .two(first: Path(), [Path()])]
+    var nested = [[Path()]]
+    var inList = NestedInList()
+  }
+
+  @Test func codingPathsMatchFoundation() throws {
+    try self.expectSame(Paths())
+  }
+
+  @Test func unusualContainerUseMatchesFoundation() throws {
+    try self.expectSame(TwiceKeyed())
+    try self.expectSame(InTurn())
+    try self.expectSame([InTurn(), InTurn()])
+  }
+
+  // MARK: - What it leaves to Foundation
+
+  struct NotANumber: Encodable {
+    var value = Double.nan
+  }
+
+  /// Containers written to in turns: the parent, then its nested container again.
   struct Interleaved: Encodable {
     enum CodingKeys: String, CodingKey { case z, inner, a }
     enum InnerKeys: String, CodingKey { case y, x }
@@ -112,22 +179,7 @@ import Testing
       try container.encode(0, forKey: .z)
       try inner.encode("x", forKey: .x)
       try list.encode(1)
-      var deeper = list.nestedContainer(keyedBy: InnerKeys.self)
-      try container.encode(9, forKey: .a)
-      try deeper.encode(true, forKey: .x)
-      try list.encode(2)
     }
-  }
-
-  @Test func unusualContainerUseMatchesFoundation() throws {
-    try self.expectSame(TwiceKeyed())
-    try self.expectSame(Interleaved())
-  }
-
-  // MARK: - What it leaves to Foundation
-
-  struct NotANumber: Encodable {
-    var value = Double.nan
   }
 
   class Base: Encodable {
@@ -168,6 +220,10 @@ import Testing
     #expect(
       String(decoding: try CompactJSONCodec().encode(Reopened()), as: UTF8.self)
         == (try self.foundation(Reopened())))
+    #expect(self.compact(Interleaved()) == nil)
+    #expect(
+      String(decoding: try CompactJSONCodec().encode(Interleaved()), as: UTF8.self)
+        == (try self.foundation(Interleaved())))
     #expect(self.compact(Failing()) == nil)
     #expect(throws: Failing.Refused.self) { try CompactJSONCodec().encode(Failing()) }
     #expect(self.compact(Empty()) == nil)

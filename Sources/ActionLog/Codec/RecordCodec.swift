@@ -12,6 +12,15 @@ public protocol RecordCodec: Sendable {
 
   /// Decodes a value from JSON bytes.
   func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T
+
+  /// Appends what ``encode(_:)`` returns to `buffer`; on a throw, `buffer` is as it was.
+  func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws
+}
+
+extension RecordCodec {
+  public func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
+    buffer.append(contentsOf: try self.encode(value))
+  }
 }
 
 /// The default record codec: encodes with ActionLog's own compact JSON encoder, which writes the
@@ -28,6 +37,12 @@ public struct CompactJSONCodec: RecordCodec {
   public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
     if let bytes = CompactJSONEncoder().encode(value) { return bytes }
     return try FoundationJSONCodec().encode(value)
+  }
+
+  /// Writes the value's JSON straight into `buffer`, without an array of its own.
+  public func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
+    if CompactJSONEncoder().encode(value, appendingTo: &buffer) { return }
+    buffer.append(contentsOf: try FoundationJSONCodec().encode(value))
   }
 
   public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {

@@ -22,6 +22,29 @@ enum Framing {
     output.append(UInt8(ascii: "\n"))
   }
 
+  /// Appends a framed record whose payload `body` appends to `output`, where it stays: no copy
+  /// of it is made. On a throw, `output` is as it was.
+  static func append(
+    to output: inout [UInt8], payload body: (inout [UInt8]) throws -> Void
+  ) rethrows {
+    let start = output.count
+    output.append(contentsOf: repeatElement(UInt8(ascii: " "), count: Self.prefixLength))
+    do {
+      try body(&output)
+    } catch {
+      output.removeLast(output.count - start)
+      throw error
+    }
+    output.withUnsafeMutableBytes { bytes in
+      let crc = Self.checksum(
+        UnsafeRawBufferPointer(rebasing: bytes[(start + Self.prefixLength)...]))
+      for digit in 0..<8 {
+        bytes[start + digit] = Self.hexDigits[Int((crc >> UInt32(28 - 4 * digit)) & 0xF)]
+      }
+    }
+    output.append(UInt8(ascii: "\n"))
+  }
+
   /// The checksum written in front of a payload, or `nil` when the eight bytes are not lowercase
   /// hex digits followed by a space.
   static func parsePrefix(_ line: UnsafeRawBufferPointer) -> UInt32? {

@@ -10,6 +10,8 @@ struct RecordEncoder {
   private var placeholders = RedactionPlaceholders()
   private var lastActionSeq = 0
   private var lastTime: Duration = .zero
+  /// The compact codec's encoder, kept from one record to the next.
+  private let streamWriter: JSONStreamWriter?
 
   /// Told when a record could not be encoded and a note replaced it.
   let onEncodingFailure: (@Sendable (String) -> Void)?
@@ -19,6 +21,7 @@ struct RecordEncoder {
     onEncodingFailure: (@Sendable (String) -> Void)?
   ) {
     self.codec = codec
+    self.streamWriter = codec is CompactJSONCodec ? JSONStreamWriter() : nil
     self.redactions = redactions
     self.actionPaths = redactions.actions.map { $0.under("value") }
     self.statePaths = redactions.state.map { $0.under("value") }
@@ -61,8 +64,12 @@ struct RecordEncoder {
         yields: effects?()
       )
       do {
-        let payload = try self.redacted(self.codec.encode(record), self.actionPaths)
-        Framing.append(payload: payload, to: &buffer)
+        if self.actionPaths.isEmpty {
+          try Framing.append(to: &buffer) { try self.encode(record, appendingTo: &$0) }
+        } else {
+          let payload = try self.redacted(self.codec.encode(record), self.actionPaths)
+          Framing.append(payload: payload, to: &buffer)
+        }
       } catch {
         let text = "action \(seq) could not be encoded: \(error)"
         self.onEncodingFailure?(text)
@@ -74,8 +81,12 @@ struct RecordEncoder {
         kind: RecordKind.checkpoint.rawValue, seq: seq, value: AnyEncodable(value: state)
       )
       do {
-        let payload = try self.redacted(self.codec.encode(record), self.statePaths)
-        Framing.append(payload: payload, to: &buffer)
+        if self.statePaths.isEmpty {
+          try Framing.append(to: &buffer) { try self.encode(record, appendingTo: &$0) }
+        } else {
+          let payload = try self.redacted(self.codec.encode(record), self.statePaths)
+          Framing.append(payload: payload, to: &buffer)
+        }
       } catch {
         let text = "the checkpoint after action \(seq) could not be encoded: \(error)"
         self.onEncodingFailure?(text)
@@ -116,6 +127,12 @@ struct RecordEncoder {
       statePaths: self.redactions.state.filter { hits[$0.description] == nil },
       actionPaths: self.redactions.actions.filter { hits[$0.description] == nil }
     )
+  }
+
+  /// Appends a record's JSON to `buffer`; on a throw, `buffer` is as it was.
+  private func encode<T: Encodable>(_ record: T, appendingTo buffer: inout [UInt8]) throws {
+    if let writer = self.streamWriter, writer.encode(record, appendingTo: &buffer) { return }
+    try self.codec.encode(record, appendingTo: &buffer)
   }
 
   private mutating func redacted(
