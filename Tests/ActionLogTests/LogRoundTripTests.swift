@@ -115,6 +115,43 @@ import Testing
     #expect(recording.warnings == [.note(seq: 2, text: failures.values.first ?? "")])
   }
 
+  /// The compact codec encodes each record straight into the writer's buffer and frames it in
+  /// place; Foundation's encodes into an array of its own: the files are the same, byte for
+  /// byte, a record that cannot be encoded included.
+  @Test func theStreamingCodecWritesWhatFoundationWrites() throws {
+    struct Measure: Codable, Sendable { var value: Double }
+    enum Shape: Codable, Sendable { case dot, box(width: Int, label: String?) }
+    let directory = TemporaryDirectory()
+    func write(_ codec: any RecordCodec) throws -> Data {
+      let url = directory.file("\(type(of: codec)).actionlog")
+      let writer = try LogWriter(
+        url: url, header: makeHeader(), initialState: Tally(total: 0),
+        options: LogWriter.Options(syncPolicy: .never, batchSize: 3, codec: codec))
+      let values: [any Encodable & Sendable] = [
+        Step(number: 1, note: "quote \" and é"), Measure(value: .nan), Shape.dot,
+        Shape.box(width: -3, label: nil), ["z": 1, "a": 2], Measure(value: -0.0),
+      ]
+      for (index, value) in values.enumerated() {
+        writer.append(
+          .action(
+            seq: index + 1, time: .milliseconds(index), origin: .send, value: value,
+            captured: index == 0 ? CapturedValues(["uuid": ["u"]]) : CapturedValues()))
+        writer.append(.checkpoint(seq: index + 1, state: Tally(total: index)))
+      }
+      try writer.close()
+      // Every line's checksum holds: nothing is skipped, and only action 2 was left out.
+      let recording = try Recording(contentsOf: url)
+      #expect(recording.count == values.count && recording.checkpoints.count == values.count)
+      #expect(recording.skippedRecords.isEmpty && recording.ending == .clean)
+      #expect(recording.warnings.count == 1)
+      return try Data(contentsOf: url)
+    }
+    let ours = try write(CompactJSONCodec())
+    let foundation = try write(FoundationJSONCodec())
+    #expect(String(decoding: ours, as: UTF8.self) == String(decoding: foundation, as: UTF8.self))
+    #expect(ours.count > 600)
+  }
+
   @Test func flushMakesRecordsVisibleBeforeClose() throws {
     let directory = TemporaryDirectory()
     let url = directory.file()
