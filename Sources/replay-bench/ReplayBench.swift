@@ -28,7 +28,8 @@ struct ReplayBench: AsyncParsableCommand {
         $ replay-bench profile-send 200000 --recording /tmp/todos.actionlog
       """,
     subcommands: [
-      Measure.self, ProfileSend.self, ProfileOpen.self, WriteLog.self, MemoryChild.self,
+      Measure.self, ProfileSend.self, ProfileOpen.self, ProfileReplay.self, WriteLog.self,
+      MemoryChild.self,
     ],
     defaultSubcommand: Measure.self
   )

@@ -1,0 +1,52 @@
+import ActionLog
+import ArgumentParser
+import ComposableArchitecture
+import ExampleFeatures
+import Foundation
+import TimeTravel
+
+/// `replay-bench profile-replay FILE [STEPS]`: where a replay step's time goes, for a profiler
+/// and for the figures: decoding the actions, replaying them decoded, and the reducer alone.
+struct ProfileReplay: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Replay a todos log in parts: decoding, replaying decoded actions, the reducer alone."
+  )
+
+  @Argument(help: "A todos recording.")
+  var path: String
+
+  @Argument(help: "How many steps from the start (all by default).")
+  var steps: Int?
+
+  func run() throws {
+    let recording = try Recording(contentsOf: URL(fileURLWithPath: self.path))
+    let steps = min(self.steps ?? recording.count, recording.count)
+    let replayer = Replayer(recording: recording, reducer: Todos())
+
+    var start = ContinuousClock.now
+    let actions = try (1...steps).map { try recording.action($0, as: Todos.Action.self) }
+    let decoding = ContinuousClock.now - start
+
+    start = ContinuousClock.now
+    var replayed = try replayer.initialState()
+    for action in actions { replayer.apply(action, to: &replayed) }
+    let replaying = ContinuousClock.now - start
+
+    // The reducer with nothing around each step: dependencies set once for the whole run.
+    start = ContinuousClock.now
+    var reduced = try replayer.initialState()
+    withDependencies {
+      $0.uuid = .incrementing
+      $0.continuousClock = ImmediateClock()
+    } operation: {
+      let reducer = Todos()
+      for action in actions { _ = reducer.reduce(into: &reduced, action: action.action) }
+    }
+    let reducing = ContinuousClock.now - start
+
+    ReplayBench.row("decode", decoding, per: steps)
+    ReplayBench.row("replay decoded actions", replaying, per: steps)
+    ReplayBench.row("reducer alone", reducing, per: steps)
+    if replayed != reduced { print("  (the reducer alone ended in another state)") }
+  }
+}
