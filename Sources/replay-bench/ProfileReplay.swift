@@ -44,9 +44,23 @@ struct ProfileReplay: ParsableCommand {
     }
     let reducing = ContinuousClock.now - start
 
+    // A search for a breakpoint that matches nothing, over the whole recording: alone (it only
+    // decodes), and with a watchpoint that never fires (it replays every step).
+    let never = ActionBreakpoint("noSuchCase")
+    let timeline = try Timeline(recording: recording, reducer: Todos(), feature: "todos")
+    start = ContinuousClock.now
+    _ = try timeline.continueForward(watching: [], breakpoints: [never])
+    let searching = ContinuousClock.now - start
+    try timeline.goto(0)
+    start = ContinuousClock.now
+    _ = try timeline.continueForward(watching: [StatePath("filter")], breakpoints: [never])
+    let searchingAndWatching = ContinuousClock.now - start
+
     ReplayBench.row("decode", decoding, per: steps)
     ReplayBench.row("replay decoded actions", replaying, per: steps)
     ReplayBench.row("reducer alone", reducing, per: steps)
+    ReplayBench.row("continue, breakpoint", searching, per: recording.count)
+    ReplayBench.row("continue, + watchpoint", searchingAndWatching, per: recording.count)
     if replayed != reduced { print("  (the reducer alone ended in another state)") }
   }
 }

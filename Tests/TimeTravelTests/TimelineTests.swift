@@ -207,6 +207,37 @@ import TimeTravel
     #expect(timeline.position == timeline.count)
   }
 
+  /// Without watchpoints a search decodes actions and replays nothing until it stops: it stops
+  /// at every matching step, forward and back, with the state a replay gives there.
+  @Test func searchesByBreakpointsAloneStopAtEveryMatch() throws {
+    let timeline = try self.todos()
+    let reference = try self.todos()
+    let breakpoint = ActionBreakpoint("checkBoxToggled")
+    let matches = try (1...timeline.count).filter {
+      breakpoint.matches(try reference.action(at: $0).action)
+    }
+    #expect(matches.count >= 2)
+    // NB: One search more than there are matches, so that one that never ends fails instead.
+    var forward: [Int] = []
+    for _ in 0...matches.count {
+      guard let hit = try timeline.continueForward(watching: [], breakpoints: [breakpoint])
+      else { break }
+      forward.append(hit.step)
+      #expect(timeline.position == hit.step)
+      #expect(timeline.state == (try reference.state(at: hit.step)))
+    }
+    #expect(forward == matches)
+    try timeline.goto(timeline.count)
+    var backward: [Int] = []
+    for _ in 0...matches.count {
+      guard let hit = try timeline.reverseContinue(watching: [], breakpoints: [breakpoint])
+      else { break }
+      backward.append(hit.step)
+      #expect(timeline.state == (try reference.state(at: hit.step)))
+    }
+    #expect(backward == matches.reversed())
+  }
+
   @Test func cachedStatesStayBounded() throws {
     let timeline = try self.todos()
     for step in stride(from: 0, through: timeline.count, by: 1) {

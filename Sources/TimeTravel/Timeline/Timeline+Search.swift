@@ -48,6 +48,10 @@ extension Timeline {
     breakpoints: [ActionBreakpoint],
     isCancelled: () -> Bool = { false }
   ) throws -> (step: Int, stops: [SearchStop])? {
+    if watches.isEmpty {
+      return try self.searchActions(
+        stride(from: self.position + 1, through: self.count, by: 1), breakpoints, isCancelled)
+    }
     // Replays step after step from the current state, without caching what it passes.
     var previous = try self.state(at: self.position)
     var step = self.position
@@ -77,6 +81,12 @@ extension Timeline {
     isCancelled: () -> Bool = { false }
   ) throws -> (step: Int, stops: [SearchStop])? {
     var end = self.lastSearchStop == self.position ? self.position - 1 : self.position
+    if watches.isEmpty {
+      let found = try self.searchActions(
+        stride(from: end, through: 1, by: -1), breakpoints, isCancelled)
+      if let found { self.lastSearchStop = found.step }
+      return found
+    }
     // Scan one checkpoint interval at a time, replaying it forward once, latest interval first.
     while end >= 1 {
       if isCancelled() { return nil }
@@ -98,6 +108,27 @@ extension Timeline {
         return latest
       }
       end = start
+    }
+    return nil
+  }
+
+  /// Goes to the first of `steps` whose action matches a breakpoint. Without watchpoints the
+  /// states in between do not matter: only the actions are decoded, and the reducer runs only to
+  /// reach the step found.
+  private func searchActions(
+    _ steps: StrideThrough<Int>,
+    _ breakpoints: [ActionBreakpoint],
+    _ isCancelled: () -> Bool
+  ) throws -> (step: Int, stops: [SearchStop])? {
+    guard !breakpoints.isEmpty else { return nil }
+    for (index, step) in steps.enumerated() {
+      if index % 256 == 255, isCancelled() { return nil }
+      let action = try self.recording.action(step, as: R.Action.self).action
+      let hits = breakpoints.filter { $0.matches(action) }
+      if !hits.isEmpty {
+        try self.goto(step)
+        return (step, hits.map(SearchStop.breakpoint))
+      }
     }
     return nil
   }
