@@ -45,6 +45,21 @@ import Testing
     #expect(try recording.actionJSON(2) == #"{"note":"","number":2}"#)
   }
 
+  @Test func anActionsValueBytesAreItsJSONAsWritten() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    _ = try writeLog(to: url, count: 5)
+    let recording = try Recording(contentsOf: url)
+    for seq in 1...5 {
+      let bytes = try recording.actionValueBytes(seq)
+      #expect(String(decoding: bytes, as: UTF8.self) == (try recording.actionJSON(seq)))
+    }
+    #expect(try recording.actionValueBytes(2) != recording.actionValueBytes(4))
+    #expect(throws: ActionLogError.noSuchAction(seq: 6, count: 5)) {
+      try recording.actionValueBytes(6)
+    }
+  }
+
   @Test func linesAreChecksummedKeySortedJSON() throws {
     let directory = TemporaryDirectory()
     let data = try writeLog(to: directory.file(), count: 3)

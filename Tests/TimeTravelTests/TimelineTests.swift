@@ -238,6 +238,32 @@ import TimeTravel
     #expect(backward == matches.reversed())
   }
 
+  /// Breakpoints are answered once for each distinct recorded action and remembered by its
+  /// bytes: every answer, the first time and from memory, is what matching the decoded action
+  /// gives.
+  @Test func rememberedBreakpointAnswersAreTheDecodedActionsAnswers() throws {
+    let timeline = try self.todos()
+    let texts = [
+      "checkBoxToggled", "todos", "textFieldChanged", "addTodoButtonTapped", "Milk", "UUID",
+      "Todos.Action", "absent from every action",
+    ]
+    var matched = 0
+    for _ in 0..<2 {
+      for text in texts {
+        let breakpoint = ActionBreakpoint(text)
+        for step in 1...timeline.count {
+          let expected = breakpoint.matches(try timeline.action(at: step).action)
+          #expect(try timeline.action(at: step, matches: breakpoint) == expected, "\(text) \(step)")
+          matched += expected ? 1 : 0
+        }
+      }
+    }
+    #expect(matched > 0)
+    #expect(throws: TimelineError.self) {
+      try timeline.action(at: timeline.count + 1, matches: ActionBreakpoint("todos"))
+    }
+  }
+
   @Test func cachedStatesStayBounded() throws {
     let timeline = try self.todos()
     for step in stride(from: 0, through: timeline.count, by: 1) {

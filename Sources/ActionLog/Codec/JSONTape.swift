@@ -15,7 +15,8 @@ struct JSONTape {
     var kind: Kind
     /// Where its bytes start.
     var start: Int32
-    /// How many bytes (for strings and numbers).
+    /// How many bytes: for strings and numbers, their text's; for objects and arrays, from the
+    /// opening bracket to the closing one.
     var length: Int32
     /// The index of the first token after this value and everything in it.
     var end: Int32
@@ -116,6 +117,7 @@ struct JSONTape {
             self.offset += 1
             open.removeLast()
             tokens[container].end = Int32(tokens.count)
+            tokens[container].length = Int32(self.offset) - tokens[container].start
             self.skipWhitespace()
           } else if byte == UInt8(ascii: ",") {
             self.offset += 1

@@ -324,7 +324,7 @@ public final class Recording: Sendable {
     self.storage.withUnsafeBytes { self.actions.line(at: position, in: $0) }
   }
 
-  private func actionLine(_ seq: Int) throws -> LineRange {
+  func actionLine(_ seq: Int) throws -> LineRange {
     guard seq >= 1, seq <= self.actions.count else {
       throw ActionLogError.noSuchAction(seq: seq, count: self.actions.count)
     }

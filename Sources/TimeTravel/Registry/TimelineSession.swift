@@ -103,10 +103,6 @@ extension Timeline: TimelineSession {
     try self.diff(from: from, to: to).map(StateDiff.init)
   }
 
-  public func action(at step: Int, matches breakpoint: ActionBreakpoint) throws -> Bool {
-    breakpoint.matches(try self.action(at: step).action)
-  }
-
   public func actionCaseNames(limit: Int) throws -> Set<String> {
     var names: Set<String> = []
     for step in stride(from: 1, through: min(limit, self.count), by: 1) {

@@ -123,14 +123,39 @@ extension Timeline {
     guard !breakpoints.isEmpty else { return nil }
     for (index, step) in steps.enumerated() {
       if index % 256 == 255, isCancelled() { return nil }
-      let action = try self.recording.action(step, as: R.Action.self).action
-      let hits = breakpoints.filter { $0.matches(action) }
+      let hits = try self.breakpoints(breakpoints, matchedAt: step)
       if !hits.isEmpty {
         try self.goto(step)
         return (step, hits.map(SearchStop.breakpoint))
       }
     }
     return nil
+  }
+
+  /// Whether the action that led to `step` matches `breakpoint`.
+  ///
+  /// Decided once for each distinct recorded action: an action read again with the same bytes
+  /// (the same tap, tick or choice) is answered from what the first one gave, without decoding
+  /// it or dumping it, which is most of the cost.
+  public func action(at step: Int, matches breakpoint: ActionBreakpoint) throws -> Bool {
+    try !self.breakpoints([breakpoint], matchedAt: step).isEmpty
+  }
+
+  /// The `breakpoints` the action at `step` matches.
+  func breakpoints(
+    _ breakpoints: [ActionBreakpoint], matchedAt step: Int
+  ) throws -> [ActionBreakpoint] {
+    guard step >= 1, step <= self.count else {
+      throw TimelineError.outOfRange(step: step, count: self.count)
+    }
+    let bytes = try self.recording.actionValueBytes(step)
+    var decoded: R.Action?
+    return try breakpoints.filter { breakpoint in
+      try self.breakpointAnswers.answer(breakpoint, for: bytes) {
+        if decoded == nil { decoded = try self.recording.action(step, as: R.Action.self).action }
+        return decoded.map(breakpoint.matches) ?? false
+      }
+    }
   }
 
   /// What stops a search at the step of `action`, which led from `previous` to `current`.
@@ -179,4 +204,28 @@ func caseNames(of value: Any) -> Set<String> {
   }
   visit(value, depth: 0)
   return names
+}
+
+/// Which breakpoints matched which recorded actions, by the actions' bytes: two actions recorded
+/// with the same bytes decode to the same action, so one answer holds for both. Bounded: past
+/// its capacity it starts again empty.
+struct BreakpointAnswers {
+  private var answers: [ActionBreakpoint: [[UInt8]: Bool]] = [:]
+  private var count = 0
+  static let capacity = 65_536
+
+  /// The answer for `breakpoint` and an action recorded as `bytes`: known, or `decide`d now.
+  mutating func answer(
+    _ breakpoint: ActionBreakpoint, for bytes: [UInt8], decide: () throws -> Bool
+  ) rethrows -> Bool {
+    if let known = self.answers[breakpoint]?[bytes] { return known }
+    let answer = try decide()
+    if self.count >= Self.capacity {
+      self.answers.removeAll()
+      self.count = 0
+    }
+    self.answers[breakpoint, default: [:]][bytes] = answer
+    self.count += 1
+    return answer
+  }
 }

@@ -33,6 +33,8 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
   private var cache: StateCache<R.State>
   /// Where the last reverse search stopped, so the next one starts before it.
   var lastSearchStop: Int?
+  /// What breakpoints matched, by the bytes of the actions they were tried on.
+  var breakpointAnswers = BreakpointAnswers()
 
   /// Opens a recording with the reducer of its feature.
   ///

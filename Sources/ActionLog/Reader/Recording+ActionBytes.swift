@@ -1,0 +1,34 @@
+extension Recording {
+  /// The bytes of action `seq`'s value as recorded, before any migration: two actions with the
+  /// same bytes decode to the same action, so what is learned of one holds for the other.
+  public func actionValueBytes(_ seq: Int) throws -> [UInt8] {
+    let line = try self.actionLine(seq)
+    return try self.storage.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) throws -> [UInt8] in
+      let payload = UnsafeRawBufferPointer(
+        rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)])
+      let undecodable = { (reason: String) -> ActionLogError in
+        ActionLogError.undecodable(
+          record: line.record, offset: line.offset, codingPath: "value", reason: reason)
+      }
+      let tape: JSONTape
+      do {
+        tape = try JSONTape(payload, maximumDepth: self.limits.maximumJSONDepth)
+      } catch let error as JSONTape.SyntaxError {
+        throw undecodable("not JSON at byte \(error.offset) of the payload: \(error.reason)")
+      }
+      guard tape[0].kind == .object else { throw undecodable("the record is not an object") }
+      var index = 1
+      for _ in 0..<Int(tape[0].count) {
+        let key = tape[index]
+        let value = tape[index + 1]
+        let name = UnsafeRawBufferPointer(
+          rebasing: payload[Int(key.start)..<Int(key.start) + Int(key.length)])
+        if key.kind == .string, name.elementsEqual("value".utf8) {
+          return Array(payload[Int(value.start)..<Int(value.start) + Int(value.length)])
+        }
+        index = value.kind == .object || value.kind == .array ? Int(value.end) : index + 2
+      }
+      throw undecodable("the record has no value")
+    }
+  }
+}
