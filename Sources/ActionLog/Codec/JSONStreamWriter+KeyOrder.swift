@@ -14,8 +14,8 @@ extension JSONStreamWriter {
       let leftKey = UnsafeBufferPointer(rebasing: bytes[(left.start + 1)..<(left.keyEnd - 1)])
       let rightKey = UnsafeBufferPointer(rebasing: bytes[(right.start + 1)..<(right.keyEnd - 1)])
       let common = min(leftKey.count, rightKey.count)
-      if common > 0 {
-        let order = memcmp(leftKey.baseAddress!, rightKey.baseAddress!, common)
+      if common > 0, let leftBase = leftKey.baseAddress, let rightBase = rightKey.baseAddress {
+        let order = memcmp(leftBase, rightBase, common)
         if order != 0 { return order < 0 }
       }
       return leftKey.count < rightKey.count
