@@ -22,13 +22,7 @@ struct CompactJSONEncoder {
   func encode<T: Encodable>(_ value: T) -> [UInt8]? {
     var output: [UInt8] = []
     output.reserveCapacity(256)
-    return self.encode(value, appendingTo: &output) ? output : nil
-  }
-
-  /// Appends the value's JSON to `buffer` and returns `true`; leaves `buffer` as it was and
-  /// returns `false` when Foundation must encode it.
-  func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) -> Bool {
-    JSONStreamWriter().encode(value, appendingTo: &buffer)
+    return JSONStreamWriter().encode(value, appendingTo: &output) ? output : nil
   }
 }
 

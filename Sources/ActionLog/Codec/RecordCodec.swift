@@ -35,13 +35,23 @@ public struct CompactJSONCodec: RecordCodec {
   public init() {}
 
   public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-    if let bytes = CompactJSONEncoder().encode(value) { return bytes }
-    return try FoundationJSONCodec().encode(value)
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(256)
+    try self.encode(value, appendingTo: &bytes)
+    return bytes
   }
 
   /// Writes the value's JSON straight into `buffer`, without an array of its own.
   public func encode<T: Encodable>(_ value: T, appendingTo buffer: inout [UInt8]) throws {
-    if CompactJSONEncoder().encode(value, appendingTo: &buffer) { return }
+    try self.encode(value, appendingTo: &buffer, with: JSONStreamWriter())
+  }
+
+  /// Writes the value's JSON into `buffer` with `writer`, which a caller encoding one value
+  /// after another keeps; Foundation writes what the writer leaves to it.
+  func encode<T: Encodable>(
+    _ value: T, appendingTo buffer: inout [UInt8], with writer: JSONStreamWriter
+  ) throws {
+    if writer.encode(value, appendingTo: &buffer) { return }
     buffer.append(contentsOf: try FoundationJSONCodec().encode(value))
   }
 

@@ -13,13 +13,7 @@ enum Framing {
 
   /// Appends a framed record for `payload` to `output`.
   static func append(payload: [UInt8], to output: inout [UInt8]) {
-    let crc = payload.withUnsafeBytes { Self.checksum($0) }
-    for shift in stride(from: 28, through: 0, by: -4) {
-      output.append(Self.hexDigits[Int((crc >> UInt32(shift)) & 0xF)])
-    }
-    output.append(UInt8(ascii: " "))
-    output.append(contentsOf: payload)
-    output.append(UInt8(ascii: "\n"))
+    Self.append(to: &output) { $0.append(contentsOf: payload) }
   }
 
   /// Appends a framed record whose payload `body` appends to `output`, where it stays: no copy

@@ -26,7 +26,7 @@ extension Recording {
         if key.kind == .string, name.elementsEqual("value".utf8) {
           return Array(payload[Int(value.start)..<Int(value.start) + Int(value.length)])
         }
-        index = value.kind == .object || value.kind == .array ? Int(value.end) : index + 2
+        index = Int(value.end)
       }
       throw undecodable("the record has no value")
     }

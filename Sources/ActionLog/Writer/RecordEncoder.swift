@@ -10,8 +10,8 @@ struct RecordEncoder {
   private var placeholders = RedactionPlaceholders()
   private var lastActionSeq = 0
   private var lastTime: Duration = .zero
-  /// The compact codec's encoder, kept from one record to the next.
-  private let streamWriter: JSONStreamWriter?
+  /// The compact codec, with its encoder kept from one record to the next.
+  private let compact: (codec: CompactJSONCodec, writer: JSONStreamWriter)?
 
   /// Told when a record could not be encoded and a note replaced it.
   let onEncodingFailure: (@Sendable (String) -> Void)?
@@ -21,7 +21,7 @@ struct RecordEncoder {
     onEncodingFailure: (@Sendable (String) -> Void)?
   ) {
     self.codec = codec
-    self.streamWriter = codec is CompactJSONCodec ? JSONStreamWriter() : nil
+    self.compact = (codec as? CompactJSONCodec).map { ($0, JSONStreamWriter()) }
     self.redactions = redactions
     self.actionPaths = redactions.actions.map { $0.under("value") }
     self.statePaths = redactions.state.map { $0.under("value") }
@@ -131,8 +131,11 @@ struct RecordEncoder {
 
   /// Appends a record's JSON to `buffer`; on a throw, `buffer` is as it was.
   private func encode<T: Encodable>(_ record: T, appendingTo buffer: inout [UInt8]) throws {
-    if let writer = self.streamWriter, writer.encode(record, appendingTo: &buffer) { return }
-    try self.codec.encode(record, appendingTo: &buffer)
+    if let compact = self.compact {
+      try compact.codec.encode(record, appendingTo: &buffer, with: compact.writer)
+    } else {
+      try self.codec.encode(record, appendingTo: &buffer)
+    }
   }
 
   private mutating func redacted(
