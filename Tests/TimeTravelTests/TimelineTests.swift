@@ -236,6 +236,13 @@ import TimeTravel
       #expect(timeline.state == (try reference.state(at: hit.step)))
     }
     #expect(backward == matches.reversed())
+    // Where a forward search stopped, a search back starts before it, as after a search back.
+    try timeline.goto(0)
+    _ = try timeline.continueForward(watching: [], breakpoints: [breakpoint])
+    _ = try timeline.continueForward(watching: [], breakpoints: [breakpoint])
+    #expect(timeline.position == matches[1])
+    let back = try timeline.reverseContinue(watching: [], breakpoints: [breakpoint])
+    #expect(back?.step == matches[0])
   }
 
   /// Breakpoints are answered once for each distinct recorded action and remembered by its

@@ -65,6 +65,7 @@ extension Timeline {
       let stops = self.stops(action.action, from: previous, to: current, watches, breakpoints)
       if !stops.isEmpty {
         try self.goto(step)
+        self.lastSearchStop = step
         return (step, stops)
       }
       previous = current
@@ -82,10 +83,8 @@ extension Timeline {
   ) throws -> (step: Int, stops: [SearchStop])? {
     var end = self.lastSearchStop == self.position ? self.position - 1 : self.position
     if watches.isEmpty {
-      let found = try self.searchActions(
+      return try self.searchActions(
         stride(from: end, through: 1, by: -1), breakpoints, isCancelled)
-      if let found { self.lastSearchStop = found.step }
-      return found
     }
     // Scan one checkpoint interval at a time, replaying it forward once, latest interval first.
     while end >= 1 {
@@ -126,6 +125,7 @@ extension Timeline {
       let hits = try self.breakpoints(breakpoints, matchedAt: step)
       if !hits.isEmpty {
         try self.goto(step)
+        self.lastSearchStop = step
         return (step, hits.map(SearchStop.breakpoint))
       }
     }
