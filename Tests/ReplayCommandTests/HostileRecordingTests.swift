@@ -5,9 +5,9 @@ import Testing
 /// Recordings whose checksums are right but whose records claim what no recorder writes: each is
 /// answered with what is wrong and where, by the real `replay`, never with a trap or a hang.
 @Suite struct HostileRecordingTests {
-  /// The bundled counter recording's records as JSON objects, one per line.
-  static func records() throws -> [[String: Any]] {
-    let data = try Data(contentsOf: bundledRecording("counter"))
+  /// A bundled recording's records (the counter's by default) as JSON objects, one per line.
+  static func records(_ name: String = "counter") throws -> [[String: Any]] {
+    let data = try Data(contentsOf: bundledRecording(name))
     return try data.split(separator: UInt8(ascii: "\n")).map { line in
       try #require(
         JSONSerialization.jsonObject(with: Data(line.dropFirst(9))) as? [String: Any]

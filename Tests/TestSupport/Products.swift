@@ -80,8 +80,12 @@ func readToEnd(_ handle: FileHandle) async -> Data {
   }
 }
 
-/// The URL of a program found on the PATH.
+/// The URL of a program found on the PATH, or of the program at a path with a slash in it.
 public func programURL(_ name: String) -> URL? {
+  if name.contains("/") {
+    let url = URL(fileURLWithPath: name)
+    return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
+  }
   let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
   for folder in path.split(separator: ":") {
     let url = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)

@@ -61,8 +61,8 @@ import Testing
       """
     let diverged = """
       Wallet.State(
-      -   balance: -25,
-      +   balance: -26,
+      -   balance: 75,
+      +   balance: 74,
         draft: nil,
       """
     let mistakes: [(filter: String, shows: String)] = [
@@ -80,6 +80,8 @@ import Testing
       #expect(result.status != 0, "\(mistake.filter) passed:\n\(result.all)")
       #expect(result.all.hasLines(mistake.shows), "\(mistake.filter):\n\(result.all)")
     }
+
+    try await self.aHarmlessEditKeepsARecordingGreen(package)
 
     // The app's executable links no test framework.
     let bin = package.appendingPathComponent(".build/debug/wallet-replay")
@@ -123,6 +125,82 @@ import Testing
         "\(filter):\n\(result.all)"
       )
     }
+  }
+}
+
+extension UserPackageTests {
+  /// A session recorded by one release of the wallet, replayed by the next, in which comment
+  /// lines were added above the sync's `.run` and the audit was combined before the wallet's own
+  /// logic: the same behaviour, so `assertReplay`, `verify`, `check` and `rerecord` pass.
+  func aHarmlessEditKeepsARecordingGreen(_ package: URL) async throws {
+    let recordings = package.appendingPathComponent("Recordings")
+    try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
+    let recorded = try await run(
+      "swift", ["test", "--skip-build", "--filter", "WalletRecordingTests.correctRecordingReplays"],
+      in: package, isProduct: false,
+      environment: ["WALLET_RECORDING": recordings.appendingPathComponent("session.actionlog").path]
+    )
+    try #require(recorded.status == 0, "\(recorded.all)")
+
+    let source = package.appendingPathComponent("Sources/Wallet/Wallet.swift")
+    var text = try String(contentsOf: source, encoding: .utf8)
+    let audit = "      Reduce(self.audit)\n"
+    let core = "      Reduce(self.core)\n"
+    let request = "      return .run { [balance = state.balance, clock] send in\n"
+    for line in [audit, core, request] {
+      try #require(text.components(separatedBy: line).count == 2, "\(line) is not in Wallet.swift")
+    }
+    text = text.replacingOccurrences(of: core + audit, with: audit + core)
+    text = text.replacingOccurrences(
+      of: request,
+      with: """
+              // The bank serves one sync at a time: a new one replaces the one in flight, and
+              // cancelling the sync cancels this request.
+              // (Comments like these move the `.run` below without changing what it does.)
+
+        """ + request)
+    try text.write(to: source, atomically: true, encoding: .utf8)
+    let rebuild = try await swift(["build", "--build-tests"], in: package)
+    try #require(rebuild.status == 0, "\(rebuild.all)")
+
+    let replay = package.appendingPathComponent(".build/debug/wallet-replay").path
+    let verify = try await run(
+      replay, ["verify", "Recordings/session.actionlog"], in: package, isProduct: false)
+    #expect(verify.status == 0, "verify: \(verify.all)")
+    let check = try await run(replay, ["check", "Recordings"], in: package, isProduct: false)
+    #expect(check.status == 0, "check: \(check.all)")
+    let effects = try await run(
+      replay, ["Recordings/session.actionlog"],
+      input: "effects 1\n", in: package, isProduct: false)
+    #expect(
+      effects.output.contains("(the same effects, written elsewhere or merged in another order)"),
+      "effects: \(effects.all)")
+    let rerecord = try await run(
+      replay, ["rerecord", "Recordings/session.actionlog", "-o", "Recordings/today.actionlog"],
+      in: package, isProduct: false)
+    #expect(rerecord.status == 0, "rerecord: \(rerecord.all)")
+    #expect(!rerecord.output.contains("other effects"), "rerecord: \(rerecord.all)")
+
+    // And `assertReplay` on the same recording, in a test the user adds to the next release.
+    let test = package.appendingPathComponent(
+      "Tests/WalletRecordingTests/SavedRecordingTests.swift")
+    try """
+      import Foundation
+      import ReplayTesting
+      import Testing
+      import Wallet
+
+      @Test func theSessionRecordedLastReleaseReplays() throws {
+        let url = URL(fileURLWithPath: \(String(reflecting: recordings.path)))
+        try assertReplay(url.appendingPathComponent("session.actionlog")) { Wallet() }
+      }
+
+      """.write(to: test, atomically: true, encoding: .utf8)
+    let saved = try await swift(
+      ["test", "--filter", "theSessionRecordedLastReleaseReplays"], in: package)
+    #expect(saved.status == 0, "assertReplay: \(saved.all)")
+    #expect(saved.all.contains("Test run with 1 test"), "assertReplay: \(saved.all)")
+    try FileManager.default.removeItem(at: test)
   }
 }
 

@@ -269,7 +269,7 @@ private struct Candidate<R: Reducer> where R.State: Decodable & Equatable, R.Act
           let path = StatePath.firstDifference(recordedState, state) ?? StatePath(components: [])
           return Failure(step: step, kind: .state(path))
         }
-        if recorded.effects != replayed.effects {
+        if !recorded.effects.behavesLike(replayed.effects) {
           return Failure(step: step, kind: .effects)
         }
       case let .reaches(breakpoint, condition):

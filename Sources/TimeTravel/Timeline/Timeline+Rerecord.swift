@@ -7,8 +7,9 @@ public struct RerecordSummary: Sendable, Equatable {
   /// The checkpoints whose state today's reducer computes differently, by the action they
   /// follow: the behaviour changes a reviewer approves.
   public var changedCheckpoints: [Int]
-  /// The actions whose reducer returns other effects than recorded (none for a recording
-  /// without an effect ledger, which gets one).
+  /// The actions whose reducer returns effects that behave otherwise than recorded (none for a
+  /// recording without an effect ledger, which gets one). Work that only moved in the source is
+  /// written at its new site, and is not counted here.
   public var changedEffects: [Int]
   /// How many checkpoints the recording has.
   public var checkpoints: Int
@@ -47,9 +48,11 @@ extension Timeline {
       let replayed = try self.replayer.apply(step, to: &state)
       if !hadLedger {
         if replayed.effects != .none { ledger[step] = replayed.effects.ledgerJSON }
-      } else if try EffectShape(ledgerJSON: replayed.recordedEffects) != replayed.effects {
-        ledger[step] = .some(replayed.effects.ledgerJSON)
-        changedEffects.append(step)
+      } else {
+        let recorded = try EffectShape(ledgerJSON: replayed.recordedEffects)
+        // NB: Work that only moved (its sites) is written where it is now, but is no change.
+        if recorded != replayed.effects { ledger[step] = .some(replayed.effects.ledgerJSON) }
+        if !recorded.behavesLike(replayed.effects) { changedEffects.append(step) }
       }
       guard checkpoints.contains(step) else { continue }
       let recorded = try self.recording.checkpoint(after: step, as: R.State.self)

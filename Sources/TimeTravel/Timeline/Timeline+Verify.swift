@@ -145,7 +145,7 @@ extension Timeline {
           error.step = step
           throw error
         }
-        if recorded != replayed.effects {
+        if !recorded.behavesLike(replayed.effects) {
           mismatch = EffectMismatch(step: step, recorded: recorded, replayed: replayed.effects)
         }
       }

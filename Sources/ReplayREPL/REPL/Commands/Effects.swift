@@ -38,7 +38,11 @@ extension Interpreter {
       let cancelled = recorded.cancelledIDs.map(\.description)
       if !cancelled.isEmpty { lines.append("  cancelled  \(cancelled.joined(separator: ", "))") }
       if let replayed = effects.replayed, replayed != recorded {
-        lines.append("  today      \(replayed)  (today's reducer returns other effects)")
+        let verdict =
+          replayed.behavesLike(recorded)
+          ? "the same effects, written elsewhere or merged in another order"
+          : "today's reducer returns other effects"
+        lines.append("  today      \(replayed)  (\(verdict))")
       }
     } else {
       lines.append(

@@ -2,7 +2,7 @@ import ComposableArchitecture
 import Foundation
 
 /// A wallet: payments drafted in a form, listed, cleared one by one, and a balance synced from a
-/// bank after a second.
+/// bank after a second, with an audit of each sync beside it.
 public struct Wallet: Reducer {
   public struct State: Codable, Equatable, Sendable {
     public var balance = 0
@@ -37,45 +37,57 @@ public struct Wallet: Reducer {
   }
 
   public var body: some ReducerOf<Self> {
-    Reduce { state, action in
-      switch action {
-      case .addPaymentTapped:
-        state.draft = Draft.State()
-        return .none
-
-      case .cancelSyncTapped:
-        state.isSyncing = false
-        return .cancel(id: CancelID.sync)
-
-      case .draft(.saveTapped):
-        guard let draft = state.draft else { return .none }
-        state.payments.append(Payment.State(id: self.uuid(), amount: draft.amount, date: self.now))
-        state.balance -= draft.amount + self.fee
-        state.draft = nil
-        return .none
-
-      case .draft, .payments:
-        return .none
-
-      case let .syncResponse(balance):
-        state.balance = balance
-        state.isSyncing = false
-        return .none
-
-      case .syncTapped:
-        state.isSyncing = true
-        return .run { [balance = state.balance, clock] send in
-          try await clock.sleep(for: .seconds(1))
-          await send(.syncResponse(balance + 100))
-        }
-        .cancellable(id: CancelID.sync, cancelInFlight: true)
-      }
+    CombineReducers {
+      Reduce(self.core)
+      Reduce(self.audit)
     }
     .ifLet(\.draft, action: \.draft) {
       Draft()
     }
     .forEach(\.payments, action: \.payments) {
       Payment()
+    }
+  }
+
+  /// Tells the bank's audit log that the wallet synced: work that feeds nothing back.
+  func audit(into state: inout State, action: Action) -> Effect<Action> {
+    guard case .syncTapped = action else { return .none }
+    return .run { _ in await Task.yield() }
+  }
+
+  /// The wallet's own logic: payments and the sync.
+  func core(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .addPaymentTapped:
+      state.draft = Draft.State()
+      return .none
+
+    case .cancelSyncTapped:
+      state.isSyncing = false
+      return .cancel(id: CancelID.sync)
+
+    case .draft(.saveTapped):
+      guard let draft = state.draft else { return .none }
+      state.payments.append(Payment.State(id: self.uuid(), amount: draft.amount, date: self.now))
+      state.balance -= draft.amount + self.fee
+      state.draft = nil
+      return .none
+
+    case .draft, .payments:
+      return .none
+
+    case let .syncResponse(balance):
+      state.balance = balance
+      state.isSyncing = false
+      return .none
+
+    case .syncTapped:
+      state.isSyncing = true
+      return .run { [balance = state.balance, clock] send in
+        try await clock.sleep(for: .seconds(1))
+        await send(.syncResponse(balance + 100))
+      }
+      .cancellable(id: CancelID.sync, cancelInFlight: true)
     }
   }
 }

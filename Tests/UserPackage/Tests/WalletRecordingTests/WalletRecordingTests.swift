@@ -5,32 +5,49 @@ import Testing
 import TimeTravel
 import Wallet
 
-/// Records a wallet session with the reducer as it is today, and returns the recording's URL.
+/// Records a wallet session with the reducer as it is today (a sync and its response, a payment,
+/// a cancel), and returns the recording's URL: `$WALLET_RECORDING` when it is set, to keep the
+/// recording for a later release of the feature, or else a temporary file.
 @MainActor
-func recordSession() throws -> URL {
-  let url = FileManager.default.temporaryDirectory
+func recordSession() async throws -> URL {
+  let url =
+    ProcessInfo.processInfo.environment["WALLET_RECORDING"].map(URL.init(fileURLWithPath:))
+    ?? FileManager.default.temporaryDirectory
     .appendingPathComponent("wallet-\(UUID().uuidString).actionlog")
+  try? FileManager.default.removeItem(at: url)
   let recorder = try RecorderOf<Wallet>(url: url, feature: "wallet", initialState: Wallet.State())
-  let store = Store(initialState: Wallet.State()) { Wallet().recording(to: recorder) }
+  let store = Store(initialState: Wallet.State()) {
+    Wallet().recording(to: recorder)
+  } withDependencies: {
+    $0.continuousClock = ImmediateClock()
+  }
+  await store.send(.syncTapped).finish()
   store.send(.addPaymentTapped)
   store.send(.draft(.amountChanged(25)))
   store.send(.draft(.saveTapped))
   store.send(.payments(.element(id: store.payments[0].id, action: .clearTapped)))
+  store.send(.cancelSyncTapped)
   try recorder.close()
   return url
 }
 
+/// Removes a recording unless it was asked to be kept.
+func discard(_ url: URL) {
+  guard ProcessInfo.processInfo.environment["WALLET_RECORDING"] == nil else { return }
+  try? FileManager.default.removeItem(at: url)
+}
+
 @MainActor
-@Test func correctRecordingReplays() throws {
-  let url = try recordSession()
-  defer { try? FileManager.default.removeItem(at: url) }
+@Test func correctRecordingReplays() async throws {
+  let url = try await recordSession()
+  defer { discard(url) }
   try assertReplay(url) { Wallet() }
 }
 
 // A fee added since the session was recorded: today's reducer no longer reproduces it.
 @MainActor
-@Test func mistakenRecordingDiverges() throws {
-  let url = try recordSession()
-  defer { try? FileManager.default.removeItem(at: url) }
+@Test func mistakenRecordingDiverges() async throws {
+  let url = try await recordSession()
+  defer { discard(url) }
   try assertReplay(url) { Wallet(fee: 1) }
 }

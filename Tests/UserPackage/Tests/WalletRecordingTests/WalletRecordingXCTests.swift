@@ -6,13 +6,13 @@ import XCTest
 final class WalletRecordingXCTests: XCTestCase {
   func testCorrectRecordingReplays() async throws {
     let url = try await recordSession()
-    defer { try? FileManager.default.removeItem(at: url) }
+    defer { discard(url) }
     try assertReplay(url) { Wallet() }
   }
 
   func testMistakenRecordingDiverges() async throws {
     let url = try await recordSession()
-    defer { try? FileManager.default.removeItem(at: url) }
+    defer { discard(url) }
     try assertReplay(url) { Wallet(fee: 1) }
   }
 }
