@@ -5,3 +5,5 @@
 @_exported import Dependencies
 @_exported import IdentifiedCollections
 @_exported import IssueReporting
+@_exported import DependenciesMacros
+@_exported import Observation

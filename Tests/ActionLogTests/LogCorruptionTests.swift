@@ -272,7 +272,7 @@ import Testing
   @Test func emptyFile() throws {
     let directory = TemporaryDirectory()
     let url = directory.file()
-    FileManager.default.createFile(atPath: url.path, contents: Data())
+    _ = FileManager.default.createFile(atPath: url.path, contents: Data())
     #expect(throws: ActionLogError.empty(path: url.path)) {
       try Recording(contentsOf: url)
     }

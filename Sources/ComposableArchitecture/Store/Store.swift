@@ -1,5 +1,6 @@
 import CasePaths
 import Dependencies
+import Observation
 
 /// A store represents the runtime that powers the application: it holds the state, runs the
 /// reducer for every action it receives, and runs the effects the reducer returns.
@@ -17,7 +18,7 @@ import Dependencies
 /// re-entrantly. Effects run as tasks.
 @MainActor
 @dynamicMemberLookup
-public final class Store<State, Action> {
+public final class Store<State, Action>: Observable {
   let core: any _StoreCore<State, Action>
 
   /// Creates a store from an initial state and a reducer.
@@ -53,16 +54,28 @@ public final class Store<State, Action> {
 
   init(core: any _StoreCore<State, Action>) {
     self.core = core
+    // NB: Observers of the store (Observation) are told after each action, as a whole.
+    _ = core.addObserver { [weak self] _ in
+      guard let self else { return }
+      self.observationRegistrar.withMutation(of: self, keyPath: \.state) {}
+    }
   }
+
+  private let observationRegistrar = ObservationRegistrar()
 
   /// The current state of the store.
+  ///
+  /// Reading it inside `withObservationTracking` tracks the store: the `onChange` closure runs
+  /// when the next action has been reduced.
   public var state: State {
-    self.core.state
+    self.observationRegistrar.access(self, keyPath: \.state)
+    return self.core.state
   }
 
-  /// Reads a value from the current state.
+  /// Reads a value from the current state, tracked as ``state`` is.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    self.core.state[keyPath: keyPath]
+    self.observationRegistrar.access(self, keyPath: \.state)
+    return self.core.state[keyPath: keyPath]
   }
 
   /// Sends an action to the store.

@@ -49,6 +49,28 @@ extension Reducer {
   }
 }
 
+extension Reducer {
+  /// Embeds the reducer of an enum of features (``Reducer()`` on an enum) in a parent domain
+  /// that works on an optional property of parent state: the feature of the current case runs.
+  ///
+  /// ```swift
+  /// .ifLet(\.destination, action: \.destination)
+  /// ```
+  public func ifLet<ChildState: CaseReducerState, ChildAction>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, ChildState.StateReducer.Body>
+  where ChildState.StateReducer.Action == ChildAction {
+    self.ifLet(
+      toChildState, action: toChildAction, then: { ChildState.StateReducer.body },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
 /// The reducer behind ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``.
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Parent

@@ -1,0 +1,95 @@
+/// Makes a struct a feature's reducer, or an enum a reducer of one feature at a time.
+///
+/// On a struct, it adds the ``Reducer`` conformance, `@CasePathable` to `Action` (and
+/// `@CasePathable @dynamicMemberLookup` to an enum `State`), the ``ReducerBuilder`` attribute to
+/// `body`, and what is missing of `State`, `Action` and `body`:
+///
+/// ```swift
+/// @Reducer
+/// struct Counter {
+///   @ObservableState
+///   struct State: Codable, Equatable {
+///     var count = 0
+///   }
+///   enum Action: Codable, Equatable {
+///     case incrementButtonTapped
+///   }
+///   var body: some ReducerOf<Self> {
+///     Reduce { state, action in
+///       state.count += 1
+///       return .none
+///     }
+///   }
+/// }
+/// ```
+///
+/// On an enum whose cases each hold a feature, it makes `State` and `Action` enums of the
+/// features' and a `body` that runs the feature of the current case: the destinations of a
+/// ``PresentationState`` or the screens of a stack.
+///
+/// ```swift
+/// @Reducer
+/// enum Destination {
+///   case edit(EditItem)
+///   case alert(AlertState<Alert>)
+/// }
+/// ```
+///
+/// A case holding an ``AlertState`` or a ``ConfirmationDialogState`` gets no reducer (its
+/// actions are its buttons'); a case of several values, or marked ``ReducerCaseIgnored()``, holds
+/// them as they are and has no actions.
+@attached(extension, conformances: Reducer, CaseReducer)
+@attached(member, names: named(State), named(Action), named(body))
+@attached(memberAttribute)
+public macro Reducer() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerMacro")
+
+/// ``Reducer()`` on an enum of features, with conformances for the `State` and `Action` it
+/// makes: `@Reducer(state: .codable, .equatable, action: .codable, .equatable)`.
+@attached(extension, conformances: Reducer, CaseReducer)
+@attached(member, names: named(State), named(Action), named(body))
+@attached(memberAttribute)
+public macro Reducer(
+  state: _SynthesizedConformance...,
+  action: _SynthesizedConformance...
+) = #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerMacro")
+
+/// A conformance ``Reducer(state:action:)`` adds to the `State` or `Action` it makes.
+public enum _SynthesizedConformance {
+  /// `Codable`: what a recording needs.
+  case codable
+  /// `Decodable`.
+  case decodable
+  /// `Encodable`.
+  case encodable
+  /// `Equatable`: what a `TestStore` needs of state.
+  case equatable
+  /// `Hashable`.
+  case hashable
+  /// `Sendable`.
+  case sendable
+}
+
+/// Marks a feature's state, struct or enum, as observable through its store: it conforms to
+/// ``ObservableState``.
+@attached(extension, conformances: ObservableState)
+public macro ObservableState() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")
+
+/// Marks a case of a ``Reducer()`` enum whose state is data presented without a reducer.
+@attached(peer)
+public macro ReducerCaseEphemeral() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerCaseEphemeralMacro")
+
+/// Marks a case of a ``Reducer()`` enum that holds a value, not a feature: no reducer runs for
+/// it and it has no actions.
+@attached(peer)
+public macro ReducerCaseIgnored() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerCaseIgnoredMacro")
+
+/// Marks a property of ``ObservableState()`` state that observers need not track. A store is
+/// observed as a whole here, so the mark changes nothing; it is accepted so that TCA features
+/// compile unchanged.
+@attached(peer)
+public macro ObservationStateIgnored() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ObservationStateIgnoredMacro")
