@@ -225,6 +225,36 @@ extension Effect {
     }
   }
 
+  /// ``map(_:)``, each asynchronous operation run inside `around`, which is handed the `send`
+  /// of the mapped actions: how a presented feature's effects learn to dismiss it.
+  func map<T>(
+    _ transform: @escaping @Sendable (Action) -> T,
+    around: @escaping @Sendable (Send<T>, @Sendable () async -> Void) async -> Void
+  ) -> Effect<T> {
+    switch self.operation {
+    case let .run(priority, site, operation):
+      return Effect<T>(
+        operation: .run(priority, site) { send in
+          await around(send) {
+            await operation(Send<Action> { action in send(transform(action)) })
+          }
+        }
+      )
+    case let .merge(effects):
+      return Effect<T>(operation: .merge(effects.map { $0.map(transform, around: around) }))
+    case let .concatenate(effects):
+      return Effect<T>(
+        operation: .concatenate(effects.map { $0.map(transform, around: around) }))
+    case let .cancellable(id, cancelInFlight, effect):
+      return Effect<T>(
+        operation: .cancellable(
+          id, cancelInFlight: cancelInFlight, effect.map(transform, around: around))
+      )
+    case .none, .send, .cancel:
+      return self.map(transform)
+    }
+  }
+
   /// Whether the effect finishes as soon as the store has started it: it only sends actions
   /// immediately or cancels other effects, and has no asynchronous work.
   var isSynchronous: Bool {

@@ -1,0 +1,212 @@
+import CasePaths
+import CustomDump
+import Dependencies
+import IssueReporting
+
+extension Reducer {
+  /// Runs a presented feature: the destination reducer for actions sent to it while its state is
+  /// presented, before the parent.
+  ///
+  /// ```swift
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in … }
+  ///     .ifLet(\.$destination, action: \.destination) {
+  ///       Destination.body
+  ///     }
+  /// }
+  /// ```
+  ///
+  /// - `.presented(action)` runs the destination, then the parent; an alert or a dialog (an
+  ///   ``AlertState`` or ``ConfirmationDialogState``, or an enum case holding one) is dismissed
+  ///   after its button's action.
+  /// - `.dismiss` runs the parent with the state still there, then sets it to `nil`.
+  /// - When the presented state goes away or is replaced by another, the effects the destination
+  ///   started are cancelled.
+  /// - Inside the destination's effects, `@Dependency(\.dismiss)` dismisses it and
+  ///   `@Dependency(\.isPresented)` is `true`.
+  /// - An action for a destination that is not presented is reported as an issue.
+  public func ifLet<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, Destination>
+  where Destination.State == DestinationState, Destination.Action == DestinationAction {
+    _PresentationReducer(
+      base: self,
+      destination: destination(),
+      toPresentationState: toPresentationState,
+      toPresentationAction: AnyCasePath(toPresentationAction),
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Runs a presented enum of features (``Reducer()`` on an enum): `.ifLet(\.$destination,
+  /// action: \.destination)`.
+  public func ifLet<DestinationState: CaseReducerState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, DestinationState.StateReducer.Body>
+  where DestinationState.StateReducer.Action == DestinationAction {
+    self.ifLet(
+      toPresentationState, action: toPresentationAction,
+      destination: { DestinationState.StateReducer.body },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Presents an alert or a dialog, which has no reducer: `.ifLet(\.$alert, action: \.alert)`.
+  /// It is dismissed after any of its buttons' actions.
+  public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
+    self.ifLet(
+      toPresentationState, action: toPresentationAction,
+      destination: { EmptyReducer() },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// The reducer behind ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``.
+public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer {
+  let base: Base
+  let destination: Destination
+  let toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>>
+  let toPresentationAction: AnyCasePath<Base.Action, PresentationAction<Destination.Action>>
+  let location: _SourceLocation
+
+  public func reduce(
+    into state: inout Base.State, action: Base.Action
+  ) -> Effect<Base.Action> {
+    let presented = state[keyPath: self.toPresentationState].wrappedValue
+    let idBefore = self.navigationID(for: state)
+    var destinationEffects: Effect<Base.Action> = .none
+    var dismisses = false
+    switch (presented, self.toPresentationAction.extract(from: action)) {
+    case (.some(let destinationState), .presented(let destinationAction)?):
+      destinationEffects = self.reduceDestination(
+        into: &state, action: destinationAction, id: idBefore)
+      dismisses = isEphemeral(destinationState)
+    case (.some, .dismiss?):
+      dismisses = true
+    case (nil, let presentationAction?):
+      self.reportAbsent(action: action, dismissing: presentationAction.is(\.dismiss))
+    case (_, nil):
+      break
+    }
+    let baseEffects = self.base.reduce(into: &state, action: action)
+    // NB: Only what was presented is dismissed: the parent may have presented something else.
+    if dismisses, idBefore != nil, self.navigationID(for: state) == idBefore {
+      state[keyPath: self.toPresentationState].wrappedValue = nil
+    }
+    @Dependency(\.navigationIDPath) var navigationIDPath
+    let cancelEffects: Effect<Base.Action> =
+      if let idBefore, idBefore != self.navigationID(for: state) {
+        ._cancel(navigationIDPath: navigationIDPath.appending(idBefore))
+      } else {
+        .none
+      }
+    return .merge(destinationEffects, baseEffects, cancelEffects)
+  }
+
+  private func reduceDestination(
+    into state: inout Base.State, action: Destination.Action, id: NavigationID?
+  ) -> Effect<Base.Action> {
+    guard let id else { return .none }
+    @Dependency(\.navigationIDPath) var navigationIDPath
+    let path = navigationIDPath.appending(id)
+    let effect = withDependencies {
+      $0.navigationIDPath = path
+      $0.isPresented = true
+      $0.dismiss = .presented
+    } operation: {
+      state[keyPath: self.toPresentationState].wrappedValue._modifyIfPresent {
+        self.destination.reduce(into: &$0, action: action)
+      } ?? .none
+    }
+    let toPresentationAction = self.toPresentationAction
+    return
+      effect
+      .map({ toPresentationAction.embed(.presented($0)) }) { send, operation in
+        await PresentationDismissal.$current.withValue({
+          send(toPresentationAction.embed(.dismiss))
+        }) {
+          await operation()
+        }
+      }
+      ._cancellable(navigationIDPath: path)
+  }
+
+  /// The presented feature's identity: where it is, its `id` when it is `Identifiable`, and the
+  /// case of an enum of destinations.
+  private func navigationID(for state: Base.State) -> NavigationID? {
+    state[keyPath: self.toPresentationState].wrappedValue.map {
+      NavigationID(keyPath: self.toPresentationState, identity: presentationIdentity(of: $0))
+    }
+  }
+
+  private func reportAbsent(action: Base.Action, dismissing: Bool) {
+    reportIssue(
+      """
+      An "ifLet" at "\(self.location.fileID):\(self.location.line)" received a \
+      \(dismissing ? "dismissal" : "presentation") action when destination state was absent. …
+
+        Action:
+      \(String(customDumping: action).indent(by: 4))
+
+      This is generally considered an application logic error, and can happen for a few \
+      reasons:
+
+      • A parent reducer set destination state to "nil" before this reducer ran. This reducer \
+      must run before any other reducer sets destination state to "nil". To fix this, apply \
+      "ifLet" to the parent reducer that sets it, not before it.
+
+      • An in-flight effect emitted this action when destination state was "nil". Effects the \
+      destination started are cancelled when it is dismissed; an effect of the parent's must be \
+      cancelled by the parent.
+
+      • This action was sent to the store while destination state was "nil". To fix this, only \
+      send destination actions while it is presented.
+      """,
+      fileID: self.location.fileID,
+      filePath: self.location.filePath,
+      line: self.location.line,
+      column: self.location.column
+    )
+  }
+}
+
+/// Who a presented value is: its `id` when `Identifiable`; for an enum, its case and the identity
+/// of what that case holds. Replacing `.edit(…)` by `.alert(…)` is a new presentation.
+func presentationIdentity(of value: Any) -> AnyHashable? {
+  if let identifiable = value as? any Identifiable {
+    func open<T: Identifiable>(_ value: T) -> AnyHashable { AnyHashable(value.id) }
+    return open(identifiable)
+  }
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum else { return nil }
+  guard let child = mirror.children.first, let label = child.label else {
+    return AnyHashable(String(describing: value))
+  }
+  return AnyHashable([AnyHashable(label), AnyHashable(presentationIdentity(of: child.value))])
+}
+
+/// Whether a presented value is an alert or a dialog (or an enum case holding one), dismissed
+/// after any action of its buttons.
+func isEphemeral(_ value: Any) -> Bool {
+  if value is any _EphemeralState { return true }
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum, let child = mirror.children.first else { return false }
+  return child.value is any _EphemeralState
+}
