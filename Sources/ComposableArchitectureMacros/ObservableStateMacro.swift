@@ -22,12 +22,58 @@ public enum ObservableStateMacro: ExtensionMacro {
       return []
     }
     guard !declaration.inherits("ObservableState") else { return [] }
+    guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+      let decl: DeclSyntax = """
+        \(raw: declaration.availability)extension \(type.trimmed): \
+        ComposableArchitecture.ObservableState {
+        }
+        """
+      return [decl.cast(ExtensionDeclSyntax.self)]
+    }
+    // The fields bindings write, named as a recording names them.
+    let fields = Self.storedProperties(of: structDecl).map {
+      "ComposableArchitecture._BindableField(\"\($0)\", \\.\($0)),"
+    }
     let decl: DeclSyntax = """
       \(raw: declaration.availability)extension \(type.trimmed): \
-      ComposableArchitecture.ObservableState {
+      ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields {
+        \(raw: declaration.accessPrefix)static var _$bindableFields: \
+      [ComposableArchitecture._BindableField<Self>] {
+          [
+            \(raw: fields.joined(separator: "\n      "))
+          ]
+        }
       }
       """
     return [decl.cast(ExtensionDeclSyntax.self)]
+  }
+
+  /// The names of the stored `var` properties a binding can write: not static, not lazy, not
+  /// private, not computed.
+  static func storedProperties(of declaration: StructDeclSyntax) -> [String] {
+    declaration.memberDecls.flatMap { decl -> [String] in
+      guard let variable = decl.as(VariableDeclSyntax.self),
+        variable.bindingSpecifier.tokenKind == .keyword(.var), !variable.isStatic,
+        !variable.modifiers.contains(where: {
+          [.keyword(.lazy), .keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind)
+        })
+      else { return [] }
+      return variable.bindings.compactMap { binding in
+        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { return nil }
+        switch binding.accessorBlock?.accessors {
+        case nil:
+          return name
+        case .getter?:
+          return nil
+        case .accessors(let accessors)?:
+          let observersOnly = accessors.allSatisfy {
+            [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+          }
+          return observersOnly ? name : nil
+        }
+      }
+    }
   }
 
   static func notAValueType(

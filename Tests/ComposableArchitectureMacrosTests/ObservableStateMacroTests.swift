@@ -10,26 +10,56 @@ import Testing
   ])
 )
 struct ObservableStateMacroTests {
-  @Test func aStructKeepsItsStoredPropertiesAndConforms() {
+  @Test func aStructKeepsItsStoredPropertiesAndListsThoseABindingCanWrite() {
     assertMacro {
       """
       @ObservableState
-      struct State: Codable, Equatable {
-        var count = 0
+      public struct State: Codable, Equatable {
+        public var count = 0
         @ObservationStateIgnored
         var scratch = ""
+        var first = 1, second: Int = 2
+        var observed = 0 {
+          didSet { print(observed) }
+        }
+        @Presents var destination: Destination.State?
+        let id: UUID
+        static var shared = 0
+        lazy var cache = 0
+        private var secret = 0
+        var computed: Int { count * 2 }
       }
       """
     } expansion: {
-      """
-      struct State: Codable, Equatable {
-        var count = 0
+      #"""
+      public struct State: Codable, Equatable {
+        public var count = 0
         var scratch = ""
+        var first = 1, second: Int = 2
+        var observed = 0 {
+          didSet { print(observed) }
+        }
+        @Presents var destination: Destination.State?
+        let id: UUID
+        static var shared = 0
+        lazy var cache = 0
+        private var secret = 0
+        var computed: Int { count * 2 }
       }
 
-      extension State: ComposableArchitecture.ObservableState {
+      extension State: ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields {
+        public static var _$bindableFields: [ComposableArchitecture._BindableField<Self>] {
+          [
+            ComposableArchitecture._BindableField("count", \.count),
+            ComposableArchitecture._BindableField("scratch", \.scratch),
+            ComposableArchitecture._BindableField("first", \.first),
+            ComposableArchitecture._BindableField("second", \.second),
+            ComposableArchitecture._BindableField("observed", \.observed),
+            ComposableArchitecture._BindableField("destination", \.destination),
+          ]
+        }
       }
-      """
+      """#
     }
   }
 

@@ -71,8 +71,9 @@ public enum _SynthesizedConformance {
 }
 
 /// Marks a feature's state, struct or enum, as observable through its store: it conforms to
-/// ``ObservableState``.
-@attached(extension, conformances: ObservableState)
+/// ``ObservableState``. On a struct it also lists the stored properties, by which a recording
+/// names the field a ``BindingAction`` writes.
+@attached(extension, conformances: ObservableState, _BindableFields, names: named(_$bindableFields))
 public macro ObservableState() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")
 
