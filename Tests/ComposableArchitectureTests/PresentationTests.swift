@@ -2,6 +2,7 @@
 // only `import ComposableArchitecture`.
 import ComposableArchitecture
 import Foundation
+import TestSupport
 import Testing
 
 struct Item: Codable, Equatable, Identifiable, Sendable {
@@ -198,6 +199,7 @@ struct ProbeHost {
       $0.destination = .addItem(ItemForm.State(item: Item(id: UUID(0), name: "")))
     }
     await store.send(\.destination.addItem.onAppear)
+    #expect(await clock.waitForSuspension())
     await clock.advance(by: .seconds(1))
     await store.receive(\.destination.addItem.tick) {
       $0.destination?.addItem?.secondsOpen = 1

@@ -63,6 +63,9 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     // NB: Stored at the root, so reducers find it without falling back to the library's cache of
     // default values on every read.
     dependencies.navigationIDPath = NavigationIDPath()
+    if dependencies.stackElementID.isPerStore {
+      dependencies.stackElementID = .incrementing()
+    }
     if prepare, let reducer = reducer as? any _StoreDependencyPreparing {
       reducer._prepare(storeDependencies: &dependencies)
     }

@@ -1,0 +1,97 @@
+import CustomDump
+import Dependencies
+
+/// The identity of a screen in a ``StackState``: given when it is pushed, kept while it is
+/// there. Tests write it as an integer literal: `store.send(\.path[id: 0].saveButtonTapped)`.
+///
+/// In a recording, an integer.
+public struct StackElementID: Hashable, Comparable, Sendable, Codable,
+  ExpressibleByIntegerLiteral, CustomDumpStringConvertible
+{
+  /// The number.
+  public let rawValue: Int
+
+  /// The identity numbered `rawValue`.
+  public init(rawValue: Int) {
+    self.rawValue = rawValue
+  }
+
+  public init(integerLiteral value: Int) {
+    self.rawValue = value
+  }
+
+  public init(from decoder: any Decoder) throws {
+    self.rawValue = try decoder.singleValueContainer().decode(Int.self)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(self.rawValue)
+  }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool {
+    lhs.rawValue < rhs.rawValue
+  }
+
+  /// `#0`.
+  public var customDumpDescription: String { "#\(self.rawValue)" }
+}
+
+/// Gives the identities of pushed screens: 0, 1, 2, … for each store.
+public struct StackElementIDGenerator: Sendable {
+  let next: @Sendable () -> StackElementID
+  /// Whether each store gets a fresh counter (the default).
+  let isPerStore: Bool
+
+  /// A generator that calls `next` for each identity.
+  public init(_ next: @escaping @Sendable () -> StackElementID) {
+    self.init(next: next, isPerStore: false)
+  }
+
+  private init(next: @escaping @Sendable () -> StackElementID, isPerStore: Bool) {
+    self.next = next
+    self.isPerStore = isPerStore
+  }
+
+  /// The next identity.
+  public func callAsFunction() -> StackElementID {
+    self.next()
+  }
+
+  /// Counts from 0.
+  public static func incrementing() -> Self {
+    let counter = LockIsolated(0)
+    return Self {
+      counter.withValue { count in
+        defer { count += 1 }
+        return StackElementID(rawValue: count)
+      }
+    }
+  }
+
+  /// The default: a store replaces it with a counter of its own, from 0; outside a store, one
+  /// counter for the process.
+  static let perStore = Self(next: { incrementingFallback() }, isPerStore: true)
+}
+
+private let sharedCounter = LockIsolated(0)
+
+private func incrementingFallback() -> StackElementID {
+  sharedCounter.withValue { count in
+    defer { count += 1 }
+    return StackElementID(rawValue: count)
+  }
+}
+
+private enum StackElementIDKey: DependencyKey {
+  static let liveValue = StackElementIDGenerator.perStore
+  static let testValue = StackElementIDGenerator.perStore
+}
+
+extension DependencyValues {
+  /// Gives the identities of pushed screens; each store counts from 0 unless this is set.
+  public var stackElementID: StackElementIDGenerator {
+    get { self[StackElementIDKey.self] }
+    set { self[StackElementIDKey.self] = newValue }
+  }
+}

@@ -1,0 +1,167 @@
+import CasePaths
+import CustomDump
+import Dependencies
+import IssueReporting
+
+extension Reducer {
+  /// Runs the screens of a navigation stack: a screen's reducer for the actions sent to it, before
+  /// the parent.
+  ///
+  /// ```swift
+  /// var body: some ReducerOf<Self> {
+  ///   Reduce { state, action in … }
+  ///     .forEach(\.path, action: \.path)
+  /// }
+  /// ```
+  ///
+  /// - `.element(id:action:)` runs the screen with that identity, then the parent.
+  /// - `.push(id:state:)` runs the parent, then pushes the screen with that identity.
+  /// - `.popFrom(id:)` runs the parent with the screens still there, then pops them.
+  /// - The effects of a screen are cancelled when it leaves the stack, however it leaves.
+  /// - Inside a screen's effects, `@Dependency(\.dismiss)` pops it and
+  ///   `@Dependency(\.isPresented)` is `true`.
+  /// - An action for a screen that is not in the stack is reported as an issue.
+  public func forEach<DestinationState, DestinationAction, Destination: Reducer>(
+    _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
+    action toStackAction: CaseKeyPath<Action, StackAction<DestinationState, DestinationAction>>,
+    @ReducerBuilder<DestinationState, DestinationAction> destination: () -> Destination,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _StackReducer<Self, Destination>
+  where Destination.State == DestinationState, Destination.Action == DestinationAction {
+    _StackReducer(
+      base: self,
+      destination: destination(),
+      toStackState: toStackState,
+      toStackAction: AnyCasePath(toStackAction),
+      location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+  }
+
+  /// Runs a stack of an enum of screens (``Reducer()`` on an enum): `.forEach(\.path, action:
+  /// \.path)`.
+  public func forEach<DestinationState: CaseReducerState, DestinationAction>(
+    _ toStackState: WritableKeyPath<State, StackState<DestinationState>>,
+    action toStackAction: CaseKeyPath<Action, StackAction<DestinationState, DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _StackReducer<Self, DestinationState.StateReducer.Body>
+  where DestinationState.StateReducer.Action == DestinationAction {
+    self.forEach(
+      toStackState, action: toStackAction, destination: { DestinationState.StateReducer.body },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// The reducer behind ``Reducer/forEach(_:action:destination:fileID:filePath:line:column:)``.
+public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
+  let base: Base
+  let destination: Destination
+  let toStackState: WritableKeyPath<Base.State, StackState<Destination.State>>
+  let toStackAction:
+    AnyCasePath<Base.Action, StackAction<Destination.State, Destination.Action>>
+  let location: _SourceLocation
+
+  public func reduce(
+    into state: inout Base.State, action: Base.Action
+  ) -> Effect<Base.Action> {
+    let idsBefore = state[keyPath: self.toStackState].ids
+    var destinationEffects: Effect<Base.Action> = .none
+    var popFrom: StackElementID?
+    var push: (id: StackElementID, state: Destination.State)?
+    switch self.toStackAction.extract(from: action) {
+    case let .element(id, elementAction)?:
+      if state[keyPath: self.toStackState][id: id] != nil {
+        destinationEffects = self.reduceElement(into: &state, id: id, action: elementAction)
+      } else {
+        self.report("an action for a screen", id: id, action: action)
+      }
+    case let .popFrom(id)?:
+      if state[keyPath: self.toStackState][id: id] != nil {
+        popFrom = id
+      } else {
+        self.report("a pop from a screen", id: id, action: action)
+      }
+    case let .push(id, elementState)?:
+      if state[keyPath: self.toStackState][id: id] == nil {
+        push = (id, elementState)
+      } else {
+        self.report("a push of a screen already", id: id, action: action)
+      }
+    case nil:
+      break
+    }
+    let baseEffects = self.base.reduce(into: &state, action: action)
+    if let popFrom {
+      state[keyPath: self.toStackState].pop(from: popFrom)
+    }
+    if let push {
+      state[keyPath: self.toStackState].append(push.state, id: push.id)
+    }
+    // Every screen that left the stack, however it left, has its effects cancelled.
+    let idsAfter = Set(state[keyPath: self.toStackState].ids)
+    @Dependency(\.navigationIDPath) var navigationIDPath
+    let cancelEffects = Effect<Base.Action>.merge(
+      idsBefore.filter { !idsAfter.contains($0) }.map {
+        ._cancel(navigationIDPath: navigationIDPath.appending(self.navigationID($0)))
+      }
+    )
+    return .merge(destinationEffects, baseEffects, cancelEffects)
+  }
+
+  private func navigationID(_ id: StackElementID) -> NavigationID {
+    NavigationID(keyPath: self.toStackState, identity: AnyHashable(id))
+  }
+
+  private func reduceElement(
+    into state: inout Base.State, id: StackElementID, action: Destination.Action
+  ) -> Effect<Base.Action> {
+    @Dependency(\.navigationIDPath) var navigationIDPath
+    let path = navigationIDPath.appending(self.navigationID(id))
+    let effect = withDependencies {
+      $0.navigationIDPath = path
+      $0.isPresented = true
+      $0.dismiss = .presented
+    } operation: {
+      state[keyPath: self.toStackState][id: id]._modifyIfPresent {
+        self.destination.reduce(into: &$0, action: action)
+      } ?? .none
+    }
+    let toStackAction = self.toStackAction
+    return
+      effect
+      .map({ toStackAction.embed(.element(id: id, action: $0)) }) { send, operation in
+        await PresentationDismissal.$current.withValue({
+          send(toStackAction.embed(.popFrom(id: id)))
+        }) {
+          await operation()
+        }
+      }
+      ._cancellable(navigationIDPath: path)
+  }
+
+  private func report(_ what: String, id: StackElementID, action: Base.Action) {
+    reportIssue(
+      """
+      A "forEach" at "\(self.location.fileID):\(self.location.line)" received \(what) with \
+      identity \(id.rawValue)\(what.hasSuffix("already") ? " in the stack" : " not in the stack"). …
+
+        Action:
+      \(String(customDumping: action).indent(by: 4))
+
+      This is generally considered an application logic error: a screen's actions are sent \
+      while it is in the stack, and an in-flight effect of a screen is cancelled when the screen \
+      leaves it. To fix this, send the action while the screen is there, or cancel the parent's \
+      effect that sends it when the screen is popped.
+      """,
+      fileID: self.location.fileID,
+      filePath: self.location.filePath,
+      line: self.location.line,
+      column: self.location.column
+    )
+  }
+}
