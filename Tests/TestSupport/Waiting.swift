@@ -88,3 +88,44 @@ public final class Gate: Sendable {
     for await _ in self.stream {}
   }
 }
+
+/// A test clock that counts the sleeps on it, so a test can wait for a particular one: after a
+/// debounced effect is replaced, the cancelled sleep leaves the clock a moment after the new one
+/// may have arrived, and ``TestClock/waitForSuspension(timeout:)`` cannot tell them apart.
+public final class CountingTestClock: Clock, Sendable {
+  public typealias Instant = TestClock<Duration>.Instant
+  public let base = TestClock()
+  private let counts = LockIsolated((started: 0, active: 0))
+
+  public init() {}
+
+  public var now: Instant { self.base.now }
+  public var minimumResolution: Duration { self.base.minimumResolution }
+
+  public func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+    self.counts.withValue {
+      $0.started += 1
+      $0.active += 1
+    }
+    defer { self.counts.withValue { $0.active -= 1 } }
+    try await self.base.sleep(until: deadline, tolerance: tolerance)
+  }
+
+  /// Waits until the `number`th sleep is on the clock and `sleeping` sleeps are (by default
+  /// every earlier one has left it); returns whether that happened within `timeout`.
+  @MainActor
+  public func waitForSleep(
+    number: Int, sleeping: Int = 1, timeout: Duration = .seconds(30)
+  ) async -> Bool {
+    let counts = self.counts
+    guard await eventually(timeout: timeout, { counts.value == (number, sleeping) }) else {
+      return false
+    }
+    return await self.base.waitForSuspension(timeout: timeout)
+  }
+
+  /// Advances the clock.
+  public func advance(by duration: Duration) async {
+    await self.base.advance(by: duration)
+  }
+}

@@ -44,3 +44,10 @@ extension TextState: CustomStringConvertible, CustomDebugStringConvertible {
   public var description: String { self.string }
   public var debugDescription: String { "TextState(\(String(reflecting: self.string)))" }
 }
+
+extension String {
+  /// The text a ``TextState`` shows.
+  public init(state: TextState) {
+    self = state.string
+  }
+}

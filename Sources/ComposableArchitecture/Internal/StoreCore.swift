@@ -63,6 +63,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     // NB: Stored at the root, so reducers find it without falling back to the library's cache of
     // default values on every read.
     dependencies.navigationIDPath = NavigationIDPath()
+    dependencies._throttles = _Throttles()
     if dependencies.stackElementID.isPerStore {
       dependencies.stackElementID = .incrementing()
     }
@@ -255,6 +256,9 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     for id in ids {
       for key in self.cancellables.removeValue(forKey: id) ?? [] {
         self.effectTasks[key]?.task.cancel()
+        // NB: A cancelled effect is over the moment it is cancelled, as in TCA: it sends nothing
+        // more (`Send` drops what a cancelled task sends), whenever its task gets to return.
+        self.effectTaskDidFinish(key)
       }
     }
   }

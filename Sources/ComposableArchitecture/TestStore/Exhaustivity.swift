@@ -13,3 +13,34 @@ public enum Exhaustivity: Equatable, Sendable {
   /// Non-exhaustive checking that does not show skipped assertions.
   public static let off = Self.off(showSkippedAssertions: false)
 }
+
+extension TestStore {
+  /// Runs `operation` with another ``exhaustivity``, then restores the store's.
+  ///
+  /// ```swift
+  /// await store.withExhaustivity(.off) {
+  ///   await store.send(.onAppear)
+  ///   await store.receive(\.response)
+  /// }
+  /// ```
+  public func withExhaustivity<R>(
+    _ exhaustivity: Exhaustivity,
+    operation: () async throws -> R
+  ) async rethrows -> R {
+    let saved = self.exhaustivity
+    self.exhaustivity = exhaustivity
+    defer { self.exhaustivity = saved }
+    return try await operation()
+  }
+
+  /// Runs `operation` with another ``exhaustivity``, then restores the store's.
+  public func withExhaustivity<R>(
+    _ exhaustivity: Exhaustivity,
+    operation: () throws -> R
+  ) rethrows -> R {
+    let saved = self.exhaustivity
+    self.exhaustivity = exhaustivity
+    defer { self.exhaustivity = saved }
+    return try operation()
+  }
+}

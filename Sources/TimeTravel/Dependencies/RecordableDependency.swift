@@ -5,8 +5,8 @@ import Foundation
 /// A dependency whose values a reducer reads, and which a recording must hold so that replaying
 /// the reducer reads the same values.
 ///
-/// `uuid`, `date` and `withRandomNumberGenerator` are recordable out of the box
-/// (``standard``). Register your own by saying how to wrap the live value so each value read is
+/// `uuid`, `date`, `withRandomNumberGenerator` and `stackElementID` are recordable out of the
+/// box (``standard``). Register your own by saying how to wrap the live value so each value read is
 /// captured as text, and how to answer reads from the recorded text during replay:
 ///
 /// ```swift
@@ -54,8 +54,31 @@ public struct RecordableDependency: Sendable {
 }
 
 extension RecordableDependency {
-  /// `uuid`, `date` and `withRandomNumberGenerator`.
-  public static let standard: [RecordableDependency] = [.uuid, .date, .random]
+  /// `uuid`, `date`, `withRandomNumberGenerator` and `stackElementID`.
+  public static let standard: [RecordableDependency] = [.uuid, .date, .random, .stackElementID]
+
+  /// `@Dependency(\.stackElementID)`, the identities of pushed screens, recorded as integers, so
+  /// that a replay pushes each screen under the identity it had (later actions name it).
+  public static let stackElementID = RecordableDependency(name: "stackElementID") {
+    dependencies, capture in
+    let live = dependencies.stackElementID
+    dependencies.stackElementID = StackElementIDGenerator {
+      let value = live()
+      capture(String(value.rawValue))
+      return value
+    }
+  } replay: { dependencies, next in
+    // Reads beyond the recording count on from the largest identity given, so a replay that
+    // pushes more than was recorded never reuses one.
+    let largest = LockIsolated(-1)
+    dependencies.stackElementID = StackElementIDGenerator {
+      largest.withValue { largest in
+        let value = next().flatMap(Int.init) ?? largest + 1
+        largest = max(largest, value)
+        return StackElementID(rawValue: value)
+      }
+    }
+  }
 
   /// `@Dependency(\.uuid)`, recorded as UUID strings.
   public static let uuid = RecordableDependency(name: "uuid") { dependencies, capture in

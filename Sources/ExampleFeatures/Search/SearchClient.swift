@@ -1,0 +1,54 @@
+import ComposableArchitecture
+import Foundation
+
+/// A place a search finds.
+public struct City: Codable, Equatable, Identifiable, Sendable {
+  public var id: String { self.name }
+  public var name: String
+  public var country: String
+
+  public init(name: String, country: String) {
+    self.name = name
+    self.country = country
+  }
+}
+
+/// Finds cities by name.
+@DependencyClient
+public struct SearchClient: Sendable {
+  /// The cities whose name contains `query`, ignoring case.
+  public var search: @Sendable (_ query: String) async throws -> [City]
+}
+
+extension SearchClient: DependencyKey {
+  /// Searches a small built-in atlas, as a server would, after a short delay.
+  public static let liveValue = SearchClient { query in
+    try await Task.sleep(for: .milliseconds(20))
+    return Self.atlas.filter { $0.name.localizedCaseInsensitiveContains(query) }
+  }
+
+  public static let testValue = SearchClient()
+
+  /// The cities the live client knows.
+  public static let atlas: [City] = [
+    ("Amsterdam", "Netherlands"), ("Athens", "Greece"), ("Auckland", "New Zealand"),
+    ("Barcelona", "Spain"), ("Berlin", "Germany"), ("Bern", "Switzerland"),
+    ("Bordeaux", "France"), ("Boston", "United States"), ("Brisbane", "Australia"),
+    ("Buenos Aires", "Argentina"), ("Cairo", "Egypt"), ("Copenhagen", "Denmark"),
+    ("Dublin", "Ireland"), ("Edinburgh", "United Kingdom"), ("Helsinki", "Finland"),
+    ("Lisbon", "Portugal"), ("London", "United Kingdom"), ("Lyon", "France"),
+    ("Madrid", "Spain"), ("Melbourne", "Australia"), ("Montreal", "Canada"),
+    ("Nairobi", "Kenya"), ("Oslo", "Norway"), ("Paris", "France"), ("Porto", "Portugal"),
+    ("Prague", "Czechia"), ("Reykjavik", "Iceland"), ("Rome", "Italy"),
+    ("San Francisco", "United States"), ("Seoul", "South Korea"), ("Stockholm", "Sweden"),
+    ("Sydney", "Australia"), ("Tokyo", "Japan"), ("Toronto", "Canada"), ("Vienna", "Austria"),
+  ].map { City(name: $0.0, country: $0.1) }
+}
+
+extension DependencyValues {
+  /// Finds cities by name.
+  public var searchClient: SearchClient {
+    get { self[SearchClient.self] }
+    set { self[SearchClient.self] = newValue }
+  }
+}
