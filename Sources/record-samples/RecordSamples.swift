@@ -29,7 +29,9 @@ struct RecordSamples {
         the files there: counter, todos, songs; todos-redacted (the todos session with
         the todo texts redacted); songs-heart-bug (a session that once showed a bug,
         recorded with today's reducer) and bug-reports/songs-heart-bug-as-reported (the
-        same session recorded with the bug brought back, as the report attached it).
+        same session recorded with the bug brought back, as the report attached it);
+        inventory, contacts and search (features written as TCA 1.x writes them: a sheet
+        and an alert, a navigation stack edited through bindings, a debounced search).
 
         With --long, records a counter session of COUNT taps into FILE instead: a long
         recording for trying searches and Ctrl-C in the REPL.
@@ -70,6 +72,9 @@ struct RecordSamples {
       try await self.record("bug-reports/songs-heart-bug-as-reported", in: folder) { url in
         try await self.heartBugSession(url, bugs: .heartStaysFilledAfterRemovingFavorite)
       }
+      try await self.record("inventory", in: folder, session: self.inventorySession)
+      try await self.record("contacts", in: folder, session: self.contactsSession)
+      try await self.record("search", in: folder, session: self.searchSession)
     } catch {
       FileHandle.standardError.write(Data("record-samples: \(error)\n".utf8))
       exit(1)
@@ -288,5 +293,144 @@ extension Array {
   func shuffled(seed: Int) -> [Element] {
     var generator = SplitMix64(seed: UInt64(seed))
     return self.shuffled(using: &generator)
+  }
+}
+
+extension RecordSamples {
+  /// Adding items through the sheet (typed into its form, saved or cancelled: the sheet
+  /// dismisses itself), deleting through the alert, one deletion cancelled.
+  @MainActor
+  static func inventorySession(_ url: URL) async throws -> Int {
+    let recorder = try self.recorder(
+      Inventory.self, feature: "inventory", url: url, initialState: Inventory.State()
+    )
+    let store = Store(initialState: Inventory.State()) {
+      Inventory().recording(to: recorder)
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    let goods = [
+      ("Apples", 6), ("Flour", 2), ("Candles", 12), ("Rope", 1), ("Lanterns", 3),
+      ("Blankets", 4), ("Matches", 20),
+    ]
+    for (index, (name, quantity)) in goods.enumerated() {
+      store.send(.addButtonTapped)
+      var text = ""
+      for character in name {
+        text.append(character)
+        store.send(.destination(.presented(.addItem(.binding(.set(\.name, text))))))
+      }
+      store.send(.destination(.presented(.addItem(.binding(.set(\.quantity, quantity))))))
+      if index == 3 {
+        await store.send(.destination(.presented(.addItem(.cancelButtonTapped)))).finish()
+      } else {
+        await store.send(.destination(.presented(.addItem(.saveButtonTapped)))).finish()
+      }
+    }
+    for (index, id) in store.items.ids.prefix(3).enumerated() {
+      store.send(.deleteButtonTapped(id: id))
+      if index == 1 {
+        store.send(.destination(.dismiss))
+      } else {
+        store.send(.destination(.presented(.alert(.confirmDeletion(id: id)))))
+      }
+    }
+    try recorder.close()
+    return recorder.count
+  }
+
+  /// Opening contacts (a push), editing their forms through bindings, saving (the screen pops
+  /// itself), going back, adding one, and deleting one after a confirmation.
+  @MainActor
+  static func contactsSession(_ url: URL) async throws -> Int {
+    let initial = Contacts.State(
+      contacts: IdentifiedArray(
+        uniqueElements: [
+          ("Ada", "555-0101"), ("Grace", "555-0102"), ("Alan", "555-0103"), ("Edsger", ""),
+        ].enumerated().map { index, contact in
+          Contact(id: UUID(1000 + index), name: contact.0, phone: contact.1)
+        }
+      )
+    )
+    let recorder = try self.recorder(
+      Contacts.self, feature: "contacts", url: url, initialState: initial
+    )
+    let store = Store(initialState: initial) {
+      Contacts().recording(to: recorder)
+    } withDependencies: {
+      $0.uuid = .incrementing
+    }
+    func type(_ text: String, into field: WritableKeyPath<ContactDetail.State, String>) {
+      guard let id = store.path.ids.last else { return }
+      var typed = ""
+      for character in text {
+        typed.append(character)
+        store.send(.path(.element(id: id, action: .detail(.binding(.set(field, typed))))))
+      }
+    }
+    let contacts = store.contacts.ids
+    // Ada gets a surname; Grace a new number; Alan is looked at and left as he was.
+    store.send(.contactTapped(id: contacts[0]))
+    type("Ada Lovelace", into: \.name)
+    await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped)))).finish()
+    store.send(.contactTapped(id: contacts[1]))
+    type("555-0199", into: \.phone)
+    await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped)))).finish()
+    store.send(.contactTapped(id: contacts[2]))
+    store.send(.path(.popFrom(id: store.path.ids.last!)))
+    // A new contact, pushed on its own screen.
+    store.send(.addButtonTapped)
+    type("Barbara", into: \.name)
+    type("555-0110", into: \.phone)
+    await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped)))).finish()
+    // Edsger is deleted after the confirmation.
+    store.send(.contactTapped(id: contacts[3]))
+    let screen = store.path.ids.last!
+    store.send(.path(.element(id: screen, action: .detail(.deleteButtonTapped))))
+    await store.send(
+      .path(.element(id: screen, action: .detail(.confirmationDialog(.presented(.confirmDeletion)))))
+    ).finish()
+    try recorder.close()
+    return recorder.count
+  }
+
+  /// Typing queries a character at a time, faster than the debounce, pausing for the results,
+  /// picking one, clearing the field.
+  @MainActor
+  static func searchSession(_ url: URL) async throws -> Int {
+    let recorder = try self.recorder(
+      CitySearch.self, feature: "search", url: url, initialState: CitySearch.State()
+    )
+    let clock = TestClock()
+    let store = Store(initialState: CitySearch.State()) {
+      CitySearch().recording(to: recorder)
+    } withDependencies: {
+      $0.continuousClock = clock
+      $0.searchClient = .liveValue
+    }
+    for query in ["par", "lon", "san", "por", "be", "aus", "mel", "o", "rey", "to"] {
+      var typed = ""
+      for character in query {
+        typed.append(character)
+        store.send(.binding(.set(\.query, typed)))
+        await clock.advance(by: .milliseconds(120))
+      }
+      // The pause that lets the request go: advance until its results come back.
+      for _ in 0..<1_000 where store.isSearching {
+        await clock.advance(by: .milliseconds(100))
+        try await Task.sleep(for: .milliseconds(1))
+      }
+      if let first = store.results.first {
+        store.send(.resultTapped(first))
+      }
+      // Backspacing to empty, fast: the last keystroke cancels the pending request.
+      while !typed.isEmpty {
+        typed.removeLast()
+        store.send(.binding(.set(\.query, typed)))
+        await clock.advance(by: .milliseconds(60))
+      }
+    }
+    try recorder.close()
+    return recorder.count
   }
 }

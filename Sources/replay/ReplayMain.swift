@@ -20,6 +20,9 @@ struct ReplayMain {
           }
         ]
       ) { SongsApp() },
+      ReplayFeature("inventory") { Inventory() },
+      ReplayFeature("contacts") { Contacts() },
+      ReplayFeature("search") { CitySearch() },
     ])
   }
 }

@@ -29,7 +29,8 @@ import Testing
       Set([
         "counter.actionlog", "todos.actionlog", "songs.actionlog", "todos-redacted.actionlog",
         "songs-heart-bug.actionlog", "legacy/todos-v1.actionlog", "legacy/todos-v2.actionlog",
-        "legacy/todos-v3.actionlog", "legacy/songs-v1.actionlog",
+        "legacy/todos-v3.actionlog", "legacy/songs-v1.actionlog", "inventory.actionlog",
+        "contacts.actionlog", "search.actionlog",
       ]).isSubset(of: Self.recordings)
     )
   }
@@ -42,6 +43,9 @@ import Testing
     case "counter": try assertReplay(recording, rerecord: rerecord) { CounterFeature() }
     case "todos": try assertReplay(recording, rerecord: rerecord) { Todos() }
     case "songs": try assertReplay(recording, rerecord: rerecord) { SongsApp() }
+    case "inventory": try assertReplay(recording, rerecord: rerecord) { Inventory() }
+    case "contacts": try assertReplay(recording, rerecord: rerecord) { Contacts() }
+    case "search": try assertReplay(recording, rerecord: rerecord) { CitySearch() }
     case let feature:
       Issue.record(
         """

@@ -24,6 +24,24 @@ import TimeTravel
     try self.assertReplays("songs", SongsApp(), minimumEffectActions: 20)
   }
 
+  @Test func inventoryReplaysToEveryCheckpoint() throws {
+    try self.assertReplays("inventory", Inventory(), minimumEffectActions: 12, capturesUUIDs: true)
+  }
+
+  @Test func contactsReplaysToEveryCheckpoint() throws {
+    try self.assertReplays("contacts", Contacts(), minimumEffectActions: 6, capturesUUIDs: true)
+    // Each push is recorded with the identity the screen got, so later actions find it.
+    let recording = try Recording(contentsOf: Self.folder.appendingPathComponent("contacts.actionlog"))
+    let pushed = try (1...recording.count).flatMap {
+      try recording.action($0, as: Contacts.Action.self).captured["stackElementID"]
+    }
+    #expect(pushed == ["0", "1", "2", "3", "4"])
+  }
+
+  @Test func searchReplaysToEveryCheckpoint() throws {
+    try self.assertReplays("search", CitySearch(), minimumEffectActions: 8)
+  }
+
   @Test func recordSamplesReproducesTheBundledRecordings() async throws {
     let executable = try #require(productURL("record-samples"), "build the record-samples product")
     let directory = TemporaryDirectory()
@@ -36,7 +54,7 @@ import TimeTravel
     #expect(process.terminationStatus == 0)
     for name in [
       "counter", "todos", "songs", "todos-redacted", "songs-heart-bug",
-      "bug-reports/songs-heart-bug-as-reported",
+      "bug-reports/songs-heart-bug-as-reported", "inventory", "contacts", "search",
     ] {
       let regenerated = try Data(contentsOf: directory.file("\(name).actionlog"))
       let bundled = try Data(contentsOf: Self.folder.appendingPathComponent("\(name).actionlog"))

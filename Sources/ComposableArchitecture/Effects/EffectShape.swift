@@ -158,11 +158,43 @@ public struct EffectID: Hashable, Sendable, CustomStringConvertible {
 }
 
 extension NavigationIDPath {
-  /// `todos[UUID(…)]`: the children on the way, each with its identity.
+  /// `todos[UUID(…)]`, `destination[addItem]`, `path[#0]`: the children on the way, each with
+  /// its identity, in words that do not change from one run to the next.
   var shapeDescription: String {
     self.path.map { element in
-      let name = "\(element.keyPath)".split(separator: ".").last.map(String.init) ?? "child"
-      return element.identity.map { "\(name)[\($0.base)]" } ?? name
+      let name = element.name ?? element.keyPath.childName
+      guard let identity = element.identity else { return name }
+      let parts = identityParts(identity.base)
+      return parts.isEmpty ? name : "\(name)[\(parts.joined(separator: ", "))]"
     }.joined(separator: ".")
   }
+}
+
+extension AnyKeyPath {
+  /// The last component of a key path to a stored property; `child` for a computed one, whose
+  /// description holds an address.
+  var childName: String {
+    let description = "\(self)"
+    guard !description.contains("<computed"),
+      let last = description.split(separator: ".").last
+    else { return "child" }
+    return String(last)
+  }
+}
+
+/// An identity in words: a presented enum's case and what its value is identified by, without
+/// the absent parts.
+private func identityParts(_ value: Any) -> [String] {
+  // NB: `as? AnyHashable` succeeds for every hashable value: only a boxed one is unwrapped.
+  if type(of: value) == AnyHashable.self, let hashable = value as? AnyHashable {
+    return identityParts(hashable.base)
+  }
+  if let parts = value as? [AnyHashable] {
+    return parts.flatMap { identityParts($0.base) }
+  }
+  let mirror = Mirror(reflecting: value)
+  if mirror.displayStyle == .optional {
+    return mirror.children.first.map { identityParts($0.value) } ?? []
+  }
+  return ["\(value)"]
 }

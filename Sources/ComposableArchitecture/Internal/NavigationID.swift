@@ -8,10 +8,14 @@ import Dependencies
 struct NavigationID: Hashable, @unchecked Sendable {
   let keyPath: AnyKeyPath
   let identity: AnyHashable?
+  /// What the child is called in descriptions, when its key path cannot say (a property
+  /// wrapper's projection, such as `\.$destination`, is a computed key path without a name).
+  let name: String?
 
-  init(keyPath: AnyKeyPath, identity: AnyHashable?) {
+  init(keyPath: AnyKeyPath, identity: AnyHashable?, name: String? = nil) {
     self.keyPath = keyPath
     self.identity = identity
+    self.name = name
   }
 
   /// An identifier for a child whose identity is taken from its value when it is `Identifiable`.
@@ -21,6 +25,17 @@ struct NavigationID: Hashable, @unchecked Sendable {
       keyPath: keyPath,
       identity: (value as? any Identifiable).map { open($0) }
     )
+  }
+
+  @usableFromInline
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.keyPath == rhs.keyPath && lhs.identity == rhs.identity
+  }
+
+  @usableFromInline
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(self.keyPath)
+    hasher.combine(self.identity)
   }
 }
 

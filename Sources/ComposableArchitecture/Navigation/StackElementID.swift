@@ -37,6 +37,11 @@ public struct StackElementID: Hashable, Comparable, Sendable, Codable,
   public var customDumpDescription: String { "#\(self.rawValue)" }
 }
 
+extension StackElementID: CustomStringConvertible {
+  /// `#0`.
+  public var description: String { "#\(self.rawValue)" }
+}
+
 /// Gives the identities of pushed screens: 0, 1, 2, … for each store.
 public struct StackElementIDGenerator: Sendable {
   let next: @Sendable () -> StackElementID

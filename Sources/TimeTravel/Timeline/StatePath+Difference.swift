@@ -15,8 +15,8 @@ extension StatePath {
     guard String(customDumping: left) != String(customDumping: right) else { return nil }
     // NB: Invariant: `left` and `right` dump differently.
     descending: while true {
-      let leftMirror = Mirror(reflecting: Self.unwrapped(left))
-      let rightMirror = Mirror(reflecting: Self.unwrapped(right))
+      let leftMirror = Self.mirror(of: left)
+      let rightMirror = Self.mirror(of: right)
       let leftChildren = Array(leftMirror.children)
       let rightChildren = Array(rightMirror.children)
       guard leftMirror.displayStyle == rightMirror.displayStyle,
@@ -25,9 +25,9 @@ extension StatePath {
       else { break }
       if leftMirror.displayStyle == .dictionary {
         // Entries by key: two equal dictionaries may list them in different orders.
-        let leftEntries = Self.entries(of: leftMirror)
+        let leftEntries = Self.keyedEntries(of: leftMirror)
         let rightEntries = Dictionary(
-          Self.entries(of: rightMirror).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+          Self.keyedEntries(of: rightMirror).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
         guard leftEntries.count == leftChildren.count, rightEntries.count == leftEntries.count,
           let (key, leftValue, rightValue) = leftEntries.sorted(by: { $0.key < $1.key })
             .lazy.compactMap({ entry in
@@ -36,7 +36,11 @@ extension StatePath {
             .first(where: { String(customDumping: $0.1) != String(customDumping: $0.2) }),
           Set(leftEntries.map(\.key)) == Set(rightEntries.keys)
         else { break }
-        components.append(.name(key))
+        // A stack's screens are keyed by identity (`#0`), a dictionary's values by name.
+        let isStack = leftChildren.contains { child in
+          Mirror(reflecting: child.value).children.first.map { !($0.value is String) } ?? false
+        }
+        components.append(isStack ? .id(key.hasPrefix("#") ? String(key.dropFirst()) : key) : .name(key))
         (left, right) = (leftValue, rightValue)
         continue
       }
@@ -47,7 +51,10 @@ extension StatePath {
         if isCollection || leftChild.label == nil {
           components.append(.index(index))
         } else if let label = leftChild.label {
-          components.append(.name(label))
+          // A property wrapper's storage, `_destination`, is named as its property.
+          let isStorage =
+            label.hasPrefix("_") && !leftChildren.contains { $0.label == String(label.dropFirst()) }
+          components.append(.name(isStorage ? String(label.dropFirst()) : label))
         }
         (left, right) = (leftChild.value, rightChild.value)
         continue descending
@@ -64,9 +71,20 @@ extension StatePath {
     return zip(self.components, other.components).allSatisfy {
       switch ($0, $1) {
       case let (.name(left), .name(right)): left == right
-      case (.index, .index): true
+      case (.index, .index), (.id, .id): true
       default: false
       }
+    }
+  }
+}
+
+extension StatePath {
+  /// A dictionary's entries with their keys written out: names, or a stack's identities (`#0`).
+  static func keyedEntries(of mirror: Mirror) -> [(key: String, value: Any)] {
+    mirror.children.compactMap { child in
+      let pair = Array(Mirror(reflecting: child.value).children)
+      guard pair.count == 2 else { return nil }
+      return (pair[0].value as? String ?? "\(pair[0].value)", pair[1].value)
     }
   }
 }

@@ -1,14 +1,19 @@
 import CustomDump
+import Foundation
 
 /// A path into a state, as a user types it: `todos[0].title`, `settings.sortOrder`, `count`.
 ///
 /// Names select stored properties (or enum cases' values), indices select elements of
-/// collections, including `IdentifiedArray`s.
+/// collections, including `IdentifiedArray`s and the screens of a `StackState`, and `[id: …]`
+/// selects an element by its identity: `path[id: 0].detail.name`, `todos[id: 5A1…]`. A
+/// property wrapper's value is named as the property is: `destination` for `@Presents var
+/// destination`.
 public struct StatePath: Hashable, Sendable, CustomStringConvertible {
   /// One step of a path.
   public enum Component: Hashable, Sendable {
     case name(String)
     case index(Int)
+    case id(String)
   }
 
   /// The steps.
@@ -30,6 +35,14 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
       if character == "[" {
         guard let close = characters[index...].firstIndex(of: "]") else {
           throw fail("\"[\" is not closed")
+        }
+        let inside = String(characters[(index + 1)..<close])
+        if inside.hasPrefix("id:") {
+          let id = inside.dropFirst(3).trimmingCharacters(in: .whitespaces)
+          guard !id.isEmpty else { throw fail("an identity is missing after \"id:\"") }
+          components.append(.id(id))
+          index = close + 1
+          continue
         }
         guard let value = Int(String(characters[(index + 1)..<close])), value >= 0 else {
           throw fail("an index is a whole number from 0")
@@ -62,6 +75,7 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
       switch component {
       case let .name(name): text += text.isEmpty ? name : ".\(name)"
       case let .index(index): text += "[\(index)]"
+      case let .id(id): text += "[id: \(id)]"
       }
     }
     return text
@@ -74,10 +88,12 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
     var value = root
     var walked: [Component] = []
     for component in self.components {
-      let mirror = Mirror(reflecting: Self.unwrapped(value))
+      let mirror = Self.mirror(of: value)
       switch component {
       case let .name(name):
-        if let child = mirror.children.first(where: { $0.label == name }) {
+        if let child = mirror.children.first(where: { $0.label == name })
+          ?? mirror.children.first(where: { $0.label == "_" + name })
+        {
           value = child.value
         } else if name == "count",
           [.collection, .set, .dictionary].contains(mirror.displayStyle)
@@ -118,7 +134,22 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
               "\(Self.describe(walked)) has \(elements.count) elements; [\(index)] is past the end"
           )
         }
-        value = elements[index].value
+        value =
+          mirror.displayStyle == .dictionary
+          ? Self.pair(elements[index].value)?.value ?? elements[index].value
+          : elements[index].value
+      case let .id(id):
+        guard let element = Self.element(identified: id, in: mirror) else {
+          let ids = Self.identities(in: mirror)
+          throw StatePathError(
+            path: self.description, column: nil,
+            reason: ids == nil
+              ? "\(Self.describe(walked)) has no elements with identities"
+              : "\(Self.describe(walked)) has no element with identity \(id)"
+                + (ids!.isEmpty ? "; it is empty" : "; it has \(ids!.joined(separator: ", "))")
+          )
+        }
+        value = element
       }
       walked.append(component)
     }
@@ -143,7 +174,7 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
     } catch {
       return []
     }
-    let names = Self.names(in: Mirror(reflecting: Self.unwrapped(parent)))
+    let names = Self.names(in: Self.mirror(of: parent))
     return names.filter { $0.hasPrefix(partial) }.map { prefix.isEmpty ? $0 : "\(prefix).\($0)" }
   }
 
@@ -152,7 +183,58 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
     if mirror.displayStyle == .dictionary {
       return Self.entries(of: mirror).map(\.key).sorted()
     }
-    return mirror.children.compactMap(\.label)
+    let labels = mirror.children.compactMap(\.label)
+    // A property wrapper's storage, `_destination`, is named as its property.
+    return labels.map { label in
+      label.hasPrefix("_") && !labels.contains(String(label.dropFirst()))
+        ? String(label.dropFirst()) : label
+    }
+  }
+
+  /// How a value is walked: as its dump shows it (a presentation as what it presents, a stack as
+  /// its screens), an optional as what it holds.
+  static func mirror(of value: Any) -> Mirror {
+    var value = Self.unwrapped(value)
+    while let representable = value as? any CustomDumpRepresentable {
+      value = Self.unwrapped(representable.customDumpValue)
+    }
+    if let reflectable = value as? any CustomDumpReflectable {
+      return reflectable.customDumpMirror
+    }
+    return Mirror(reflecting: value)
+  }
+
+  /// A dictionary entry's key and value.
+  private static func pair(_ entry: Any) -> (key: Any, value: Any)? {
+    let pair = Array(Mirror(reflecting: entry).children)
+    return pair.count == 2 ? (pair[0].value, pair[1].value) : nil
+  }
+
+  /// The identities of a collection's elements (a stack's screens, or `Identifiable` elements),
+  /// as a path writes them; `nil` when its elements have none.
+  private static func identities(in mirror: Mirror) -> [String]? {
+    if mirror.displayStyle == .dictionary {
+      return mirror.children.compactMap { Self.pair($0.value).map { "\($0.key)" } }
+    }
+    guard mirror.displayStyle == .collection || mirror.displayStyle == .set else { return nil }
+    let ids = mirror.children.compactMap { child -> String? in
+      (child.value as? any Identifiable).map { "\($0.id)" }
+    }
+    return ids.count == mirror.children.count ? ids : nil
+  }
+
+  /// The element whose identity is written `id`: `0` or `#0` for a screen, a UUID in any case.
+  private static func element(identified id: String, in mirror: Mirror) -> Any? {
+    func matches(_ identity: String) -> Bool {
+      identity.caseInsensitiveCompare(id) == .orderedSame || identity == "#" + id
+    }
+    if mirror.displayStyle == .dictionary {
+      return mirror.children.lazy.compactMap { Self.pair($0.value) }
+        .first { matches("\($0.key)") }?.value
+    }
+    return mirror.children.first { child in
+      (child.value as? any Identifiable).map { matches("\($0.id)") } ?? false
+    }?.value
   }
 
   /// The entries of a dictionary whose keys are strings.

@@ -1,3 +1,4 @@
+import Foundation
 import CasePaths
 import CustomDump
 import Dependencies
@@ -85,6 +86,7 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
   let toPresentationState: WritableKeyPath<Base.State, PresentationState<Destination.State>>
   let toPresentationAction: AnyCasePath<Base.Action, PresentationAction<Destination.Action>>
   let location: _SourceLocation
+  let childName = _ChildName()
 
   public func reduce(
     into state: inout Base.State, action: Base.Action
@@ -152,7 +154,10 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
   /// case of an enum of destinations.
   private func navigationID(for state: Base.State) -> NavigationID? {
     state[keyPath: self.toPresentationState].wrappedValue.map {
-      NavigationID(keyPath: self.toPresentationState, identity: presentationIdentity(of: $0))
+      NavigationID(
+        keyPath: self.toPresentationState, identity: presentationIdentity(of: $0),
+        name: self.childName.name(in: state, of: PresentationState<Destination.State>.self)
+      )
     }
   }
 
@@ -209,4 +214,23 @@ func isEphemeral(_ value: Any) -> Bool {
   let mirror = Mirror(reflecting: value)
   guard mirror.displayStyle == .enum, let child = mirror.children.first else { return false }
   return child.value is any _EphemeralState
+}
+
+/// The name of the property that holds a presented feature, found once, from the parent's state:
+/// `destination` for `@Presents var destination`, whose `\.$destination` cannot say it.
+final class _ChildName: @unchecked Sendable {
+  private let lock = NSLock()
+  private var found: String??
+
+  func name<Value>(in parent: Any, of type: Value.Type) -> String? {
+    self.lock.withLock {
+      if let found = self.found { return found }
+      let labels = Mirror(reflecting: parent).children.compactMap { child in
+        child.value is Value ? child.label : nil
+      }
+      let name = labels.count == 1 ? String(labels[0].drop { $0 == "_" }) : nil
+      self.found = .some(name)
+      return name
+    }
+  }
 }

@@ -6,9 +6,11 @@ extension Interpreter.Command {
   /// `print [PATH]`.
   static let print = Self(
     names: ["print", "p"], usage: "print [PATH]",
-    summary: "Show the state, or the value at a path such as todos[0].description."
+    summary: "Show the state, or the value at a path such as todos[0].description or path[id: 0]."
   ) { interpreter, arguments in
-    let path = try arguments.first.map(StatePath.init)
+    // NB: The rest of the line, so that a path may hold a space: `path[id: 0]`.
+    let typed = arguments.text.trimmingCharacters(in: .whitespaces)
+    let path = try typed.isEmpty ? nil : StatePath(typed)
     let session = interpreter.session
     let state = try session.state(at: path)
     guard state.step != session.position else { return state.value.text }
