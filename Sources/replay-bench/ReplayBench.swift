@@ -12,6 +12,7 @@ import TimeTravel
 
 /// Measures what recording and replay cost, each figure side by side with its baseline in the
 /// same run, and prints the ratio and the goal. One file per measurement: `StoreSend.swift`,
+/// `MacroSend.swift`,
 /// `WriterThroughput.swift`, `OpenAndIndex.swift`, `Seek.swift`.
 @main
 struct ReplayBench: AsyncParsableCommand {
@@ -37,7 +38,7 @@ struct ReplayBench: AsyncParsableCommand {
 
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case send, writer, open, timeline, diff, decode
+  case send, macros, writer, open, timeline, diff, decode
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -70,6 +71,9 @@ struct Measure: AsyncParsableCommand {
         try ReplayBench.storeSend(
           scratch: scratch, sends: quick ? 2_000 : 20_000, rounds: quick ? 3 : 15
         )
+      }
+      if runs(.macros) {
+        ReplayBench.macroSend(sends: quick ? 5_000 : 50_000, rounds: quick ? 3 : 15)
       }
       if runs(.writer) {
         try ReplayBench.writerThroughput(

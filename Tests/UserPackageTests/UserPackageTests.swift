@@ -42,7 +42,7 @@ import Testing
     // Correct expectations pass, in both frameworks.
     let passing = try await swift(["test", "--skip-build", "--filter", "[Cc]orrect"], in: package)
     #expect(passing.status == 0, "\(passing.all)")
-    #expect(passing.all.contains("Test run with 2 tests in 0 suites passed"), "\(passing.all)")
+    #expect(passing.all.contains("Test run with 4 tests in 0 suites passed"), "\(passing.all)")
     #expect(passing.all.contains("Executed 2 tests, with 0 failures"), "\(passing.all)")
 
     // Each mistake fails its test, with the diff or the unasserted action.
@@ -65,7 +65,21 @@ import Testing
       +   balance: 74,
         draft: nil,
       """
+    // The payees feature, written with @Reducer, @Presents and bindings.
+    let wrongPayee = """
+              id: UUID(00000000-0000-0000-0000-000000000000),
+      −       name: "Blobby",
+      +       name: "Blob",
+              iban: ""
+      """
+    let untrimmed = """
+      -       name: "Ada",
+      +       name: "Ada ",
+              iban: "GB33"
+      """
     let mistakes: [(filter: String, shows: String)] = [
+      ("WalletTests.mistakenPayeeExpectationFails", wrongPayee),
+      ("WalletRecordingTests.mistakenPayeesRecordingDiverges", untrimmed),
       ("WalletTests.mistakenExpectationFails", wrongState),
       ("WalletXCTests/testMistakenExpectationFails", wrongState),
       ("WalletTests.missingReceiveFails", unreceived),

@@ -2,4 +2,7 @@ import ReplayREPL
 import TimeTravel
 import Wallet
 
-ReplayCommand.main(features: [ReplayFeature("wallet") { Wallet() }])
+ReplayCommand.main(features: [
+  ReplayFeature("wallet") { Wallet() },
+  ReplayFeature("payees") { Payees() },
+])
