@@ -1,3 +1,4 @@
+import SwiftDiagnostics
 import SwiftSyntax
 import SwiftSyntaxMacros
 
@@ -9,7 +10,8 @@ public enum ReducerCaseEphemeralMacro: PeerMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    []
+    diagnoseUnlessEnumCase(node, declaration, in: context)
+    return []
   }
 }
 
@@ -21,7 +23,8 @@ public enum ReducerCaseIgnoredMacro: PeerMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    []
+    diagnoseUnlessEnumCase(node, declaration, in: context)
+    return []
   }
 }
 
@@ -33,6 +36,52 @@ public enum ObservationStateIgnoredMacro: PeerMacro {
     providingPeersOf declaration: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
-    []
+    if !declaration.is(VariableDeclSyntax.self) {
+      context.diagnose(
+        Diagnostic(
+          node: node,
+          message: MarkerDiagnostic.notAProperty(node.attributeName.trimmedDescription)
+        )
+      )
+    }
+    return []
   }
+}
+
+/// A case mark is read by `@Reducer` on the enum around it: anywhere else it means nothing.
+private func diagnoseUnlessEnumCase(
+  _ node: AttributeSyntax,
+  _ declaration: some DeclSyntaxProtocol,
+  in context: some MacroExpansionContext
+) {
+  guard !declaration.is(EnumCaseDeclSyntax.self) else { return }
+  context.diagnose(
+    Diagnostic(
+      node: node,
+      message: MarkerDiagnostic.notAnEnumCase(node.attributeName.trimmedDescription)
+    )
+  )
+}
+
+enum MarkerDiagnostic: DiagnosticMessage {
+  case notAnEnumCase(String)
+  case notAProperty(String)
+
+  var message: String {
+    switch self {
+    case .notAnEnumCase(let name):
+      "'@\(name)' can only be applied to a case of a '@Reducer' enum"
+    case .notAProperty(let name):
+      "'@\(name)' can only be applied to a stored property of '@ObservableState' state"
+    }
+  }
+
+  var diagnosticID: MessageID {
+    switch self {
+    case .notAnEnumCase: MessageID(domain: "ComposableArchitectureMacros", id: "notAnEnumCase")
+    case .notAProperty: MessageID(domain: "ComposableArchitectureMacros", id: "notAProperty")
+    }
+  }
+
+  var severity: DiagnosticSeverity { .error }
 }

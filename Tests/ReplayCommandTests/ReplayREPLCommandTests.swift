@@ -392,7 +392,7 @@ struct Thermostat: Reducer {
 
             """,
           errors: """
-            warning: the recording is cut short: the last 54 bytes, from byte offset 7526, are an \
+            warning: the recording is cut short: the last 118 bytes, from byte offset 11751, are an \
             incomplete record; it opens at its last whole record, step 58.
 
             """

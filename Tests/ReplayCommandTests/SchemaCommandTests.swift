@@ -116,7 +116,8 @@ import Testing
           errors: ""
         )
     )
-    // Every record but the changed checkpoints is the one recorded, byte for byte.
+    // Every record but the changed checkpoints, and the actions whose change of the state
+    // differs (their update), is the one recorded, byte for byte.
     func lines(_ url: URL) throws -> [Substring] {
       try String(contentsOf: url, encoding: .utf8).split(separator: "\n")
     }
@@ -124,12 +125,15 @@ import Testing
     let new = try lines(copy)
     #expect(old.count == new.count)
     let changed = zip(old, new).filter { $0 != $1 }.map {
-      $1.dropFirst(9).prefix { $0 != "v" }
+      String($1.dropFirst(9)).components(separatedBy: #""update""#)[0]
+        .components(separatedBy: #""value""#)[0]
     }
     #expect(
       changed == [
-        #"{"kind":"checkpoint","seq":8,""#, #"{"kind":"checkpoint","seq":9,""#,
-        #"{"kind":"checkpoint","seq":10,""#,
+        #"{"kind":"action","seq":8,"source":"effect","time":2800000000,"trigger":7,"#,
+        #"{"kind":"checkpoint","seq":8,"#, #"{"kind":"checkpoint","seq":9,"#,
+        #"{"kind":"checkpoint","seq":10,"#,
+        #"{"kind":"action","seq":11,"source":"effect","time":3850000000,"trigger":10,"#,
       ])
     let verified = try await run("replay", ["verify", copy.path], in: Self.root)
     #expect(verified.status == 0)

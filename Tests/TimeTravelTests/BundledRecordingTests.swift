@@ -84,9 +84,19 @@ import TimeTravel
     let replayer = Replayer(recording: recording, reducer: reducer)
     var state = try replayer.initialState()
     var uuidsRead = 0
+    // Every step's state is in the recording too, without the reducer: each action's update.
+    #expect(recording.header.hasStepUpdates, sourceLocation: sourceLocation)
+    var recordedStates = RecordedStates(recording)
+    var inOrder = [try recordedStates.state(after: 0)]
+    var changedSteps = 0
     for seq in 1...recording.count {
       let replayed = try replayer.apply(seq, to: &state)
       #expect(replayed.isFaithful, "action \(seq)", sourceLocation: sourceLocation)
+      let json = try recordedStates.state(after: seq)
+      inOrder.append(json)
+      let recorded = try JSONDecoder().decode(R.State.self, from: Data(json.bytes))
+      #expect(recorded == state, "the state after action \(seq)", sourceLocation: sourceLocation)
+      if try recording.update(ofAction: seq)?.isEmpty == false { changedSteps += 1 }
       uuidsRead += (try recording.action(seq, as: R.Action.self)).captured["uuid"].count
       if recording.checkpoints.contains(seq) {
         let recorded = try recording.checkpoint(after: seq, as: R.State.self)
@@ -95,6 +105,11 @@ import TimeTravel
     }
     if capturesUUIDs {
       #expect(uuidsRead > 0, sourceLocation: sourceLocation)
+    }
+    #expect(changedSteps > recording.count / 3, sourceLocation: sourceLocation)
+    // Read out of order, from the nearest checkpoint, the states agree too.
+    for seq in [recording.count, 1, recording.count / 2, 0] {
+      #expect(try recording.stateJSON(after: seq) == inOrder[seq], sourceLocation: sourceLocation)
     }
   }
 }

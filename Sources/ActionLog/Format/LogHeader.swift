@@ -26,6 +26,10 @@ public struct LogHeader: Sendable, Equatable {
   /// Whether each action record says what effects its reducer returned (an effect ledger); a
   /// recording made before ledgers has none.
   public var hasEffectLedger: Bool
+  /// Whether each action record says what the action changed in the state (its `update`, a JSON
+  /// Patch), so that every step's state can be rebuilt without the reducer; a recording made
+  /// before step updates has none.
+  public var hasStepUpdates: Bool
 
   /// Creates a header.
   public init(
@@ -39,7 +43,8 @@ public struct LogHeader: Sendable, Equatable {
     redactions: Redactions = .none,
     schemaVersion: Int = 1,
     migration: AppliedMigration? = nil,
-    hasEffectLedger: Bool = false
+    hasEffectLedger: Bool = false,
+    hasStepUpdates: Bool = false
   ) {
     self.format = format
     self.feature = feature
@@ -52,6 +57,7 @@ public struct LogHeader: Sendable, Equatable {
     self.schemaVersion = schemaVersion
     self.migration = migration
     self.hasEffectLedger = hasEffectLedger
+    self.hasStepUpdates = hasStepUpdates
   }
 }
 

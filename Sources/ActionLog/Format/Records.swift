@@ -21,6 +21,8 @@ struct HeaderRecord<State> {
   var schema: Int?
   var startedAt: String
   var stateType: String
+  /// `1` when every action record says what the action changed in the state (`update`).
+  var updates: Int?
 }
 
 extension HeaderRecord {
@@ -39,7 +41,8 @@ extension HeaderRecord {
       redacted: header.redactions.manifest,
       schema: header.schemaVersion == 1 && header.migration == nil ? nil : header.schemaVersion,
       startedAt: header.startedAtText,
-      stateType: header.stateType
+      stateType: header.stateType,
+      updates: header.hasStepUpdates ? 1 : nil
     )
   }
 }
@@ -57,6 +60,9 @@ struct ActionRecord<Action> {
   /// key sorts after the envelope's (kind, seq, source, time, trigger), which a scan reads
   /// without decoding.
   var yields: JSONValue?
+  /// What the action changed in the state, when the header has step updates and it changed
+  /// something: RFC 6902 operations. NB: Its key sorts after the envelope's too.
+  var update: [JSONPatchOperation]?
 }
 
 /// A checkpoint record's fields.

@@ -272,6 +272,9 @@ struct RedactionPlaceholders {
   private var next: Int
   /// How many values each path redacted, by its description.
   private(set) var hits: [String: Int] = [:]
+  /// Whether redacting counts in ``hits``: not while a step's state is redacted again to work
+  /// out what it changed.
+  var countsHits = true
 
   /// - Parameter firstNumber: The number of the first new placeholder: above every placeholder
   ///   already in the recording, when more redaction is applied to one.
@@ -281,7 +284,7 @@ struct RedactionPlaceholders {
 
   /// The placeholder for a string token (with its quotes) or a number token.
   mutating func placeholder(for token: [UInt8], isString: Bool, path: RedactionPath) -> [UInt8]? {
-    self.hits[path.description, default: 0] += 1
+    if self.countsHits { self.hits[path.description, default: 0] += 1 }
     if isString {
       if token.count == 2 { return nil }  // ""
       if Self.isPlaceholder(token) { return nil }

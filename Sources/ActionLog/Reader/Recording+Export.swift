@@ -109,11 +109,19 @@ extension Recording {
   /// The file is written beside `url` and linked into place when whole, then read back: a
   /// failure leaves no file.
   ///
+  /// Step updates (what each action changed) are kept while the states keep their shape, worked
+  /// out again from each step's state when a migration or more redaction changes the states,
+  /// and dropped when actions are left out.
+  ///
+  /// - Parameter stepStates: The state after each action, as JSON, asked for in order
+  ///   (`replay rerecord`): the updates are worked out from them instead of the recorded ones.
   /// - Throws: ``ActionLogError/fileExists(path:)``, ``ActionLogError/writeFailed(path:reason:)``,
   ///   ``ActionLogError/noSuchCheckpoint(seq:)`` for a cut with no state where there is no
   ///   checkpoint, ``ActionLogError/noSuchAction(seq:count:)`` for a cut past the end.
-  public func export(to url: URL, options: ExportOptions = ExportOptions()) throws -> ExportSummary
-  {
+  public func export(
+    to url: URL, options: ExportOptions = ExportOptions(),
+    stepStates: ((_ seq: Int) throws -> [UInt8])? = nil
+  ) throws -> ExportSummary {
     let subset = options.subset?.actions
     let cut = subset == nil ? options.cut?.after ?? 0 : 0
     guard cut >= 0, cut <= self.count else {
@@ -165,9 +173,42 @@ extension Recording {
       }
     }
 
+    // Step updates are kept as recorded while the states keep their shape; worked out anew
+    // from each step's state when a migration or more redaction changes the states; dropped
+    // when actions are left out or the states are not the recorded ones.
+    let keepsUpdates =
+      options.subset == nil
+      && (stepStates != nil
+        || self.header.hasStepUpdates && options.checkpointStates.isEmpty)
+    let recomputesUpdates =
+      keepsUpdates
+      && (stepStates != nil || !steps.isEmpty || !options.redactions.state.isEmpty)
+    var rawState: (seq: Int, state: JSONValue)?
+    if keepsUpdates, stepStates != nil {
+      rawState = (0, try JSONValue.parse(try self.member("initialState", of: self.headerLine)))
+    } else if keepsUpdates {
+      rawState = try self.nearestRecordedState(atOrBefore: cut)
+      rawState = (cut, try self.rawState(after: cut, from: rawState!))
+    }
+    /// A step's state as the export writes it: migrated and redacted.
+    func written(_ raw: JSONValue, line: LineRange) throws -> JSONValue {
+      var bytes = try Self.migrating(raw.bytes, .states, by: steps, line: line)
+      placeholders.countsHits = false
+      defer { placeholders.countsHits = true }
+      bytes = try JSONRewriter.redact(bytes, paths: redactions.state, placeholders: &placeholders)
+      return try JSONValue.parse(bytes)
+    }
+    var writtenState: JSONValue?
+    if recomputesUpdates, let rawState {
+      writtenState = try written(rawState.state, line: self.headerLine)
+    }
+
     // The header.
     let initialState: [UInt8]
-    if let state = options.cut?.state, cut > 0 {
+    if let rawState, cut > 0 {
+      // The recording's own state at the cut, which its updates follow.
+      initialState = rawState.state.bytes
+    } else if let state = options.cut?.state, cut > 0 {
       initialState = state
     } else if cut > 0 {
       guard let line = self.checkpointLines[cut] else {
@@ -188,6 +229,7 @@ extension Recording {
     header.redactions = redactions
     header.startedAt = self.header.startedAt.addingTimeInterval(Double(cutTime) / 1e9)
     if options.effectLedger != nil { header.hasEffectLedger = true }
+    header.hasStepUpdates = keepsUpdates
     if let subset = options.subset, !subset.actions.isEmpty,
       subset.actions.allSatisfy({ subset.checkpointStates[$0] != nil })
     {
@@ -251,6 +293,24 @@ extension Recording {
             additions.append(("yields", yields.bytes))
           } else {
             removals.insert("yields")
+          }
+        }
+        if self.header.hasStepUpdates, !keepsUpdates {
+          removals.insert("update")
+        } else if recomputesUpdates, let raw = rawState, let before = writtenState {
+          let after =
+            try stepStates.map { try JSONValue.parse($0(seq)) }
+            ?? self.rawState(after: seq, from: raw)
+          rawState = (seq, after)
+          let next = try written(after, line: line)
+          writtenState = next
+          let update = before.changes(to: next)
+          if update.isEmpty {
+            removals.insert("update")
+          } else {
+            let bytes = try self.codec.encode(update)
+            replacements["update"] = bytes
+            additions.append(("update", bytes))
           }
         }
         if trigger > 0, let parent = newNumber(trigger) {
@@ -375,7 +435,7 @@ extension Recording {
     return json.bytes
   }
 
-  private func member(_ name: String, of line: LineRange) throws -> [UInt8] {
+  func member(_ name: String, of line: LineRange) throws -> [UInt8] {
     try self.storage.withUnsafeBytes { bytes in
       let payload = UnsafeRawBufferPointer(
         rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)]

@@ -337,7 +337,7 @@ public final class Recording: Sendable {
 
   /// Decodes the record on `line`, whose value is of `value.type` and is described as
   /// `value.what` in messages (`action 4`).
-  private func decode<T: Decodable>(
+  func decode<T: Decodable>(
     _ type: T.Type, at line: LineRange, part: RecordPart, value: (type: Any.Type, what: String)
   ) throws -> T {
     try self.storage.withUnsafeBytes { bytes in

@@ -243,7 +243,8 @@ struct Scanner {
       redactions: redactions,
       schemaVersion: record.schema ?? 1,
       migration: record.migrated,
-      hasEffectLedger: record.ledger == 1
+      hasEffectLedger: record.ledger == 1,
+      hasStepUpdates: record.updates == 1
     )
     self.headerLine = LineRange(
       record: 1,

@@ -34,14 +34,16 @@ extension LogWriter {
 
   /// A record to append.
   public enum Entry: Sendable {
-    /// An action the store processed.
+    /// An action the store processed; with `state`, the state after it, from which the writer
+    /// works out the action's `update` (when the header has step updates).
     case action(
       seq: Int,
       time: Duration,
       origin: RecordedOrigin,
       value: any Encodable & Sendable,
       captured: CapturedValues,
-      effects: JSONValueSource? = nil
+      effects: JSONValueSource? = nil,
+      state: (any Encodable & Sendable)? = nil
     )
     /// The state after action `seq`.
     case checkpoint(seq: Int, state: any Encodable & Sendable)

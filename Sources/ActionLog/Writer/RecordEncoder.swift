@@ -12,6 +12,11 @@ struct RecordEncoder {
   private var lastTime: Duration = .zero
   /// The compact codec, with its encoder kept from one record to the next.
   private let compact: (codec: CompactJSONCodec, writer: JSONStreamWriter)?
+  /// Whether action records say what the action changed (the header's step updates).
+  private var writesUpdates = false
+  /// The state after the last action, as written (redacted): what the next `update` is from.
+  /// `nil` when it is not known, after a state that could not be encoded.
+  private var lastState: JSONValue?
 
   /// Told when a record could not be encoded and a note replaced it.
   let onEncodingFailure: (@Sendable (String) -> Void)?
@@ -41,6 +46,10 @@ struct RecordEncoder {
         placeholders: &self.placeholders
       )
     }
+    self.writesUpdates = header.hasStepUpdates
+    if self.writesUpdates {
+      self.lastState = try? self.stateJSON(initialState)
+    }
     var line: [UInt8] = []
     Framing.append(payload: payload, to: &line)
     return line
@@ -49,10 +58,11 @@ struct RecordEncoder {
   /// Appends an entry's line to `buffer`; a note in its place when it cannot be encoded.
   mutating func append(_ entry: LogWriter.Entry, to buffer: inout [UInt8]) {
     switch entry {
-    case let .action(seq, time, origin, value, captured, effects):
+    case let .action(seq, time, origin, value, captured, effects, state):
       self.lastActionSeq = seq
       self.lastTime = time
       let trigger: Int? = if case let .effect(parent) = origin { parent } else { nil }
+      let update = self.update(after: seq, state: state, notesTo: &buffer)
       let record = ActionRecord(
         kind: RecordKind.action.rawValue,
         seq: seq,
@@ -61,7 +71,8 @@ struct RecordEncoder {
         trigger: trigger,
         uses: captured.isEmpty ? nil : captured,
         value: AnyEncodable(value: value),
-        yields: effects?()
+        yields: effects?(),
+        update: update
       )
       do {
         if self.actionPaths.isEmpty {
@@ -96,6 +107,44 @@ struct RecordEncoder {
     case let .note(seq, text):
       self.appendNote(seq: seq, text: text, unrecorded: nil, to: &buffer)
     }
+  }
+
+  /// What action `seq` changed, from the last state to `state`: `nil` when nothing changed
+  /// or updates are not written. A state that cannot be encoded gets a note, and the next one
+  /// replaces the whole document.
+  private mutating func update(
+    after seq: Int, state: (any Encodable & Sendable)?, notesTo buffer: inout [UInt8]
+  ) -> [JSONPatchOperation]? {
+    guard self.writesUpdates, let state else { return nil }
+    let next: JSONValue
+    do {
+      next = try self.stateJSON(state)
+    } catch {
+      if case .some = self.lastState {
+        let text =
+          "the state after action \(seq) could not be encoded, so its update is not recorded: \(error)"
+        self.onEncodingFailure?(text)
+        self.appendNote(seq: seq - 1, text: text, unrecorded: nil, to: &buffer)
+      }
+      self.lastState = JSONValue?.none
+      return nil
+    }
+    defer { self.lastState = next }
+    guard let last = self.lastState else { return [JSONPatchOperation(.replace, [], next)] }
+    let operations = last.changes(to: next)
+    return operations.isEmpty ? nil : operations
+  }
+
+  /// A state as the recording holds it: encoded, redacted, read back as a value.
+  private mutating func stateJSON(_ state: some Encodable & Sendable) throws -> JSONValue {
+    var bytes = try self.codec.encode(AnyEncodable(value: state))
+    if !self.redactions.state.isEmpty {
+      self.placeholders.countsHits = false
+      defer { self.placeholders.countsHits = true }
+      bytes = try JSONRewriter.redact(
+        bytes, paths: self.redactions.state, placeholders: &self.placeholders)
+    }
+    return try JSONValue.parse(bytes)
   }
 
   /// Appends what closes a recording: a note for each redaction path that matched nothing, and

@@ -95,7 +95,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         metadata: metadata,
         redactions: redactions,
         schemaVersion: schemaVersion ?? FeatureSchema.of(State.self).version,
-        hasEffectLedger: true
+        hasEffectLedger: true,
+        hasStepUpdates: true
       ),
       initialState: initialState,
       options: options
@@ -203,7 +204,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       .action(
         seq: opened.seq, time: time, origin: opened.origin, value: action, captured: captured,
         // NB: Written out on the writer's thread: the shape holds its identifiers unwritten.
-        effects: effects == .none ? nil : JSONValueSource { effects.ledgerJSON }
+        effects: effects == .none ? nil : JSONValueSource { effects.ledgerJSON },
+        // NB: What the action changed is worked out on the writer's thread, from this state.
+        state: state
       )
     )
     if isCheckpoint {

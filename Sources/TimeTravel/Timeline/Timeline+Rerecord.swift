@@ -20,8 +20,8 @@ public struct RerecordSummary: Sendable, Equatable {
 extension Timeline {
   /// Records the recording again with today's reducer, the snapshot tests' "record mode": the
   /// recorded actions and dependency values re-run, and the new file holds them byte for byte
-  /// with the states today's reducer computes at the same checkpoints, and what it returns for
-  /// each action (the effect ledger).
+  /// with the states today's reducer computes at the same checkpoints, what it returns for
+  /// each action (the effect ledger), and what each action changes (the step updates).
   ///
   /// - Returns: `nil` when `isCancelled` said to stop.
   /// - Throws: ``TimelineError/rerecordNeedsCurrentVersion(recorded:)`` for a recording read
@@ -64,8 +64,23 @@ extension Timeline {
       }
       states[step] = try CompactJSONCodec().encode(encodable)
     }
+    guard R.State.self is any Encodable.Type else {
+      throw TimelineError.stateNotEncodable(type: recordedTypeName(R.State.self))
+    }
+    // What each action changes, from a second replay that gives the export each step's state
+    // as it writes that step.
+    var stepState = try self.replayer.initialState()
+    var stepped = 0
     let written = try self.recording.export(
-      to: url, options: ExportOptions(checkpointStates: states, effectLedger: ledger))
+      to: url, options: ExportOptions(checkpointStates: states, effectLedger: ledger)
+    ) { seq in
+      while stepped < seq {
+        stepped += 1
+        _ = try self.replayer.apply(stepped, to: &stepState)
+      }
+      let encodable = stepState as! any Encodable
+      return try CompactJSONCodec().encode(encodable)
+    }
     return RerecordSummary(
       changedCheckpoints: changed, changedEffects: changedEffects,
       checkpoints: checkpoints.count, written: written)

@@ -1,0 +1,136 @@
+import ActionLogScan
+
+// Every step's state without the reducer: the nearest state the recording holds (its initial
+// state or a checkpoint) and the updates of the actions after it.
+
+extension Recording {
+  /// What action `seq` changed in the state, as recorded: empty when it changed nothing, `nil`
+  /// when the recording has no step updates (``LogHeader/hasStepUpdates``) or the action was not
+  /// recorded. The operations are against the state in the recording's own schema version.
+  public func update(ofAction seq: Int) throws -> [JSONPatchOperation]? {
+    guard self.header.hasStepUpdates else { return nil }
+    guard seq >= 1, seq <= self.count else {
+      throw ActionLogError.noSuchAction(seq: seq, count: self.count)
+    }
+    let line = self.actionLine(at: seq - 1)
+    guard line.length >= 0 else { return nil }
+    return try self.decode(
+      ActionRecord<Skipped>.self, at: line, part: .action, value: (Skipped.self, "action \(seq)")
+    ).update ?? []
+  }
+
+  /// Whether the state after every step can be read without the reducer: the recording has
+  /// step updates, or a checkpoint follows every action.
+  public var hasEveryState: Bool {
+    self.header.hasStepUpdates || self.checkpoints.count == self.count
+  }
+
+  /// The state after action `seq` (0: the initial state) as JSON, read through the recording's
+  /// migrations: the nearest recorded state at or before it with the updates since applied.
+  ///
+  /// - Throws: ``ActionLogError/noSuchCheckpoint(seq:)`` when the recording has no step
+  ///   updates and no checkpoint after `seq`; ``ActionLogError/undecodable(record:offset:codingPath:reason:)``
+  ///   naming the record whose update does not apply.
+  public func stateJSON(after seq: Int) throws -> JSONValue {
+    var states = RecordedStates(self)
+    return try states.state(after: seq)
+  }
+
+  /// The last checkpoint at or before `seq`; 0 (the initial state) when there is none.
+  func nearestCheckpoint(atOrBefore seq: Int) -> Int {
+    var low = 0
+    var high = self.checkpoints.count
+    while low < high {
+      let middle = (low + high) / 2
+      if self.checkpoints[middle] <= seq { low = middle + 1 } else { high = middle }
+    }
+    return low > 0 ? self.checkpoints[low - 1] : 0
+  }
+
+  /// The raw (unmigrated) state recorded at or before `seq`, and the step it is after.
+  func nearestRecordedState(atOrBefore seq: Int) throws -> (seq: Int, state: JSONValue) {
+    let checkpoint = self.nearestCheckpoint(atOrBefore: seq)
+    if checkpoint > 0, let line = self.checkpointLines[checkpoint] {
+      return (checkpoint, try self.parsedMember("value", of: line))
+    }
+    return (0, try self.parsedMember("initialState", of: self.headerLine))
+  }
+
+  private func parsedMember(_ name: String, of line: LineRange) throws -> JSONValue {
+    let bytes = try self.member(name, of: line)
+    do {
+      return try JSONValue.parse(bytes)
+    } catch {
+      throw ActionLogError.undecodable(
+        record: line.record, offset: line.offset, codingPath: name, reason: "\(error)")
+    }
+  }
+
+  /// The raw state after `seq`, from `known` (a raw state after an earlier step) and the updates
+  /// between.
+  func rawState(after seq: Int, from known: (seq: Int, state: JSONValue)) throws -> JSONValue {
+    var state = known.state
+    for step in stride(from: known.seq + 1, through: seq, by: 1) {
+      guard let update = try self.update(ofAction: step), !update.isEmpty else { continue }
+      do {
+        state = try state.applying(update)
+      } catch let error as JSONPatchError {
+        let line = self.actionLine(at: step - 1)
+        throw ActionLogError.undecodable(
+          record: line.record, offset: line.offset, codingPath: "update",
+          reason: "\(error): the recording's updates do not follow its states"
+        )
+      }
+    }
+    return state
+  }
+
+  /// A raw state read through the recording's migrations.
+  func migratedState(_ state: JSONValue, after seq: Int) throws -> JSONValue {
+    guard !self.migrationSteps.isEmpty else { return state }
+    var state = state
+    let line = seq == 0 ? self.headerLine : self.actionLine(at: seq - 1)
+    try Self.apply(self.migrationSteps, of: .states, to: &state, line: line)
+    return state
+  }
+}
+
+/// Reads a recording's states step after step, each from the one before: what a replay that
+/// compares every step, or a session without the feature's code, walks through.
+public struct RecordedStates {
+  /// The recording.
+  public let recording: Recording
+  private var known: (seq: Int, state: JSONValue)?
+
+  /// A walk through `recording`'s states.
+  public init(_ recording: Recording) {
+    self.recording = recording
+  }
+
+  /// The state after action `seq` (0: the initial state), as JSON, read through the recording's
+  /// migrations. Cheapest walked forward one step at a time.
+  ///
+  /// - Throws: as ``Recording/stateJSON(after:)``.
+  public mutating func state(after seq: Int) throws -> JSONValue {
+    guard seq >= 0, seq <= self.recording.count else {
+      throw ActionLogError.noSuchAction(seq: seq, count: self.recording.count)
+    }
+    let nearest = try self.nearest(atOrBefore: seq)
+    guard nearest.seq == seq || self.recording.header.hasStepUpdates else {
+      throw ActionLogError.noSuchCheckpoint(seq: seq)
+    }
+    let raw = try self.recording.rawState(after: seq, from: nearest)
+    self.known = (seq, raw)
+    return try self.recording.migratedState(raw, after: seq)
+  }
+
+  /// The closest state known at or before `seq`: the last one read when it is no further back
+  /// than the recording's nearest checkpoint.
+  private func nearest(atOrBefore seq: Int) throws -> (seq: Int, state: JSONValue) {
+    let checkpoint = self.recording.nearestCheckpoint(atOrBefore: seq)
+    if let known = self.known, known.seq <= seq, known.seq >= checkpoint {
+      return known
+    }
+    return try self.recording.nearestRecordedState(atOrBefore: seq)
+  }
+}
