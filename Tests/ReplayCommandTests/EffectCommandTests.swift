@@ -30,7 +30,7 @@ import Testing
             − none
             + run at CounterFeature.swift:57
 
-          The states still agree at checkpoint 50: only what the reducer starts changed.
+          The states still agree at step 3: only what the reducer starts changed.
 
         (Recorded: −, Replayed: +)
 

@@ -53,7 +53,7 @@ import TimeTravel
     let verify = try await run("replay", ["verify", output.path], in: Self.root)
     #expect(
       verify.output
-        == "bug.actionlog: today's reducer reproduces all 2 checkpoints of 40 actions.\n")
+        == "bug.actionlog: today's reducer reproduces every step of 40 actions.\n")
   }
 
   @Test func aCutRecordingReplaysTheSameStatesAsTheOriginal() async throws {

@@ -96,7 +96,7 @@ import TimeTravel
               )
             11/139  +3.850s  send  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000001), action: .textFieldChanged("‹redacted 9›")))
-            Today's reducer reproduces all 3 checkpoints of 139 actions.
+            Today's reducer reproduces every step of 139 actions.
 
             """,
           errors: ""
@@ -234,7 +234,7 @@ import TimeTravel
         == ProcessResult(
           status: 1,
           output: """
-            Today's reducer reproduces all 2 checkpoints of 73 actions.
+            Today's reducer reproduces every step of 73 actions.
             verify
               Re-run the recording with today's reducer and report the first step that differs.
             There is no command "bogus". Type "help" for the commands.

@@ -110,7 +110,7 @@ import Testing
             Re-recorded bug.actionlog to \(copy.path): 11 actions; 3 of 11 checkpoints changed, \
             after actions 8, 9, 10. Review them (replay verify on the old file shows the first \
             difference) before committing.
-            Read back: version 2, and today's reducer reproduces all 11 checkpoints of 11 actions.
+            Read back: version 2, and today's reducer reproduces every step of 11 actions.
 
             """,
           errors: ""

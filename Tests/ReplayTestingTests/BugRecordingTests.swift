@@ -29,8 +29,8 @@ import Testing
         """
         songs-heart-bug.actionlog: today's reducer does not reproduce the recording.
 
-        The replay differs from the recording at step 8, which has a checkpoint of its own: the \
-        step before it still agreed.
+        The replay differs from the recording at step 8: the state after it is not the one \
+        recorded, and the step before it still agreed.
 
           Action at step 8 (+2.800s):
             SongsApp.Action.favorites(
@@ -79,8 +79,8 @@ import Testing
         """
         songs-heart-bug-as-reported.actionlog: today's reducer does not reproduce the recording.
 
-        The replay differs from the recording at step 8, which has a checkpoint of its own: the \
-        step before it still agreed.
+        The replay differs from the recording at step 8: the state after it is not the one \
+        recorded, and the step before it still agreed.
         """
       ) == true
     )

@@ -63,7 +63,7 @@ struct TodosWithoutSort: Reducer {
             − run at CounterFeature.swift:57
             + none
 
-          The states still agree at checkpoint 50: only what the reducer starts changed.
+          The states still agree at step 3: only what the reducer starts changed.
 
         (Recorded: −, Replayed: +)
 

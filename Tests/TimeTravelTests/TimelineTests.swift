@@ -115,9 +115,9 @@ import TimeTravel
     }
     let timeline = try Timeline(
       recording: try Self.bundled("todos"), reducer: buggy, feature: "todos")
-    // States only here: the effects differ first (see the effect ledger's tests).
-    let divergence = try #require(try timeline.verify(effects: .ignore))
-    // The first checkpoint at or after the deletion is the first that differs.
+    // States only here: the effects differ first (see the effect ledger's tests). Checkpoints
+    // only: the first checkpoint at or after the deletion is the first that differs.
+    let divergence = try #require(try timeline.verify(everyStep: false, effects: .ignore))
     let deletion = try #require(
       (1...timeline.count).first {
         if case .deleteMany = try? timeline.action(at: $0).action {
@@ -143,6 +143,45 @@ import TimeTravel
         """))
     #expect(divergence.description.hasSuffix("(Recorded: −, Replayed: +)"))
     #expect(divergence.diff?.contains(#"+       description: "File taxes","#) == true)
+
+    // At every step, the deletion itself is reported, with the states after it.
+    let atTheStep = try #require(try timeline.verify(effects: .ignore))
+    #expect(atTheStep.comparedEveryStep)
+    #expect(atTheStep.step == deletion)
+    #expect(atTheStep.checkpoint == deletion)
+    #expect(atTheStep.lastAgreement == deletion - 1)
+    #expect(atTheStep.action.hasPrefix("Todos.Action.deleteMany("))
+    #expect(
+      atTheStep.description.hasPrefix(
+        """
+        The replay differs from the recording at step \(deletion): the state after it is not the \
+        one recorded, and the step before it still agreed.
+        """))
+    #expect(atTheStep.diff?.contains(#"+       description: "File taxes","#) == true)
+  }
+
+  @Test func aChangeUndoneBeforeTheNextCheckpointIsSeenAtItsStep() throws {
+    // An injected bug that undoes itself: the third edit of a todo's text is dropped, and the
+    // next edit, which sets the whole text, hides it from every checkpoint.
+    let buggy = Reduce<Todos.State, Todos.Action> { state, action in
+      if case .todos(.element(_, .textFieldChanged(let text))) = action, text.count == 3 {
+        return .none
+      }
+      return Todos().reduce(into: &state, action: action)
+    }
+    let timeline = try Timeline(
+      recording: try Self.bundled("todos"), reducer: buggy, feature: "todos")
+    #expect(try timeline.verify(everyStep: false, effects: .ignore) == nil)
+    let divergence = try #require(try timeline.verify(effects: .ignore))
+    let edit = try #require(
+      (1...timeline.count).first {
+        if case .todos(.element(_, .textFieldChanged(let text))) = try? timeline.action(at: $0).action {
+          return text.count == 3
+        }
+        return false
+      })
+    #expect(divergence.step == edit)
+    #expect(divergence.diff?.contains(#"-       description: "Buy","#) == true, "\(divergence)")
   }
 
   @Test func verifyNarrowsToTheStepThatReadDependenciesDifferently() throws {
@@ -156,7 +195,7 @@ import TimeTravel
     }
     let timeline = try Timeline(
       recording: try Self.bundled("todos"), reducer: buggy, feature: "todos")
-    let divergence = try #require(try timeline.verify())
+    let divergence = try #require(try timeline.verify(everyStep: false))
     let fifthAdd = try #require(
       (1...timeline.count).filter {
         (try? timeline.action(at: $0).action) == .addTodoButtonTapped

@@ -13,6 +13,9 @@ public struct RecordedAction<Action> {
   /// What the reducer returned, as the recorder described it; `nil` for no effect, or a
   /// recording without an effect ledger.
   public var recordedEffects: JSONValue? = nil
+  /// What the action changed in the state, as recorded (empty for nothing); `nil` for a
+  /// recording without step updates.
+  public var recordedUpdate: [JSONPatchOperation]? = nil
 }
 
 extension RecordedAction: Sendable where Action: Sendable {}

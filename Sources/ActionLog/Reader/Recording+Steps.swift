@@ -36,20 +36,9 @@ extension Recording {
     return try states.state(after: seq)
   }
 
-  /// The last checkpoint at or before `seq`; 0 (the initial state) when there is none.
-  func nearestCheckpoint(atOrBefore seq: Int) -> Int {
-    var low = 0
-    var high = self.checkpoints.count
-    while low < high {
-      let middle = (low + high) / 2
-      if self.checkpoints[middle] <= seq { low = middle + 1 } else { high = middle }
-    }
-    return low > 0 ? self.checkpoints[low - 1] : 0
-  }
-
   /// The raw (unmigrated) state recorded at or before `seq`, and the step it is after.
   func nearestRecordedState(atOrBefore seq: Int) throws -> (seq: Int, state: JSONValue) {
-    let checkpoint = self.nearestCheckpoint(atOrBefore: seq)
+    let checkpoint = self.checkpoint(atOrBefore: seq)
     if checkpoint > 0, let line = self.checkpointLines[checkpoint] {
       return (checkpoint, try self.parsedMember("value", of: line))
     }
@@ -124,13 +113,58 @@ public struct RecordedStates {
     return try self.recording.migratedState(raw, after: seq)
   }
 
+  /// The state after action `seq`, from the one after the step before it and `update`, that
+  /// action's update as its record holds it (``RecordedAction/recordedUpdate``): what a walk one
+  /// step at a time does without reading the record again.
+  public mutating func state(
+    after seq: Int, applying update: [JSONPatchOperation]
+  ) throws -> JSONValue {
+    guard let known = self.known, known.seq == seq - 1 else { return try self.state(after: seq) }
+    var raw = known.state
+    if !update.isEmpty {
+      do {
+        raw = try raw.applying(update)
+      } catch let error as JSONPatchError {
+        let line = self.recording.actionLine(at: seq - 1)
+        throw ActionLogError.undecodable(
+          record: line.record, offset: line.offset, codingPath: "update",
+          reason: "\(error): the recording's updates do not follow its states"
+        )
+      }
+    }
+    self.known = (seq, raw)
+    return try self.recording.migratedState(raw, after: seq)
+  }
+
   /// The closest state known at or before `seq`: the last one read when it is no further back
   /// than the recording's nearest checkpoint.
   private func nearest(atOrBefore seq: Int) throws -> (seq: Int, state: JSONValue) {
-    let checkpoint = self.recording.nearestCheckpoint(atOrBefore: seq)
+    let checkpoint = self.recording.checkpoint(atOrBefore: seq)
     if let known = self.known, known.seq <= seq, known.seq >= checkpoint {
       return known
     }
     return try self.recording.nearestRecordedState(atOrBefore: seq)
+  }
+}
+
+extension Recording {
+  /// Decodes a state rebuilt from the recording (``stateJSON(after:)``), the one after action
+  /// `seq`.
+  ///
+  /// - Throws: ``ActionLogError/undecodable(record:offset:codingPath:reason:)`` naming the
+  ///   action's record and where in the state decoding failed.
+  public func decodeState<State: Decodable>(
+    _ json: JSONValue, after seq: Int, as type: State.Type = State.self
+  ) throws -> State {
+    do {
+      return try json.bytes.withUnsafeBytes { try self.codec.decode(State.self, from: $0) }
+    } catch let error as DecodingError {
+      let line = seq == 0 ? self.headerLine : self.actionLine(at: seq - 1)
+      throw ActionLogError.undecodable(
+        record: line.record, offset: line.offset,
+        codingPath: "the state after action \(seq): " + error.codingPathDescription,
+        reason: error.reason
+      )
+    }
   }
 }

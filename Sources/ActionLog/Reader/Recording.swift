@@ -253,7 +253,8 @@ public final class Recording: Sendable {
       origin: record.trigger.map { RecordedOrigin.effect(parent: $0) } ?? .send,
       action: record.value,
       captured: record.uses ?? CapturedValues(),
-      recordedEffects: record.yields
+      recordedEffects: record.yields,
+      recordedUpdate: self.header.hasStepUpdates ? record.update ?? [] : nil
     )
   }
 

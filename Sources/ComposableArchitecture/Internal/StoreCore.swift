@@ -196,10 +196,14 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
       self.nextTaskKey += 1
       let running = self.runningEffects
       let task = Task { @MainActor [weak self, remaining = Array(remaining)] in
-        for effect in remaining {
+        for (index, effect) in remaining.enumerated() {
           guard let self, !Task.isCancelled else { break }
           let current = _TaskList()
           self.start(effect, cancelIDs: cancelIDs, parent: parent, own: current, all: all)
+          // NB: With the last effect started (and counted as running on its own), the sequence
+          // has nothing left to do: it is over, without waiting for the main actor to say so,
+          // which a test store's end-of-test wait would hold up.
+          if index == remaining.count - 1 { running.finish(key) }
           await withTaskCancellationHandler {
             await current.waitAll()
           } onCancel: {

@@ -36,7 +36,8 @@ struct ChildVerification {
   ///     this process's standard output and error.
   ///   - timeout: how long the child may take; `nil` for as long as it needs.
   static func run(
-    file: String, skipDamaged: Bool, capturing: Bool, timeout: Duration?
+    file: String, skipDamaged: Bool, checkpointsOnly: Bool = false, capturing: Bool,
+    timeout: Duration?
   ) throws -> ChildVerification {
     let manager = FileManager.default
     let folder = manager.temporaryDirectory
@@ -51,6 +52,7 @@ struct ChildVerification {
       Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
     child.arguments =
       ["verify", file, "--step-file", stepFile.path] + (skipDamaged ? ["--skip-damaged"] : [])
+      + (checkpointsOnly ? ["--checkpoints-only"] : [])
     var environment = ProcessInfo.processInfo.environment
     // NB: The verdict says what happened; the runtime's backtrace of the child would bury it.
     environment["SWIFT_BACKTRACE"] = "enable=no"

@@ -176,7 +176,9 @@ extension ReplayCommand {
   static func verifyWritten(at url: URL, with feature: ReplayFeature) throws {
     let written = try Recording(contentsOf: url)
     let session = try feature.open(written)
-    if let divergence = try session.verifyRecording(willReplay: { _ in }, isCancelled: { false }) {
+    if let divergence = try session.verifyRecording(
+      everyStep: true, willReplay: { _ in }, isCancelled: { false })
+    {
       throw CommandFailure(
         """
         \(url.path) was written, but today's reducer does not reproduce it:
@@ -187,7 +189,7 @@ extension ReplayCommand {
     print(
       """
       Read back: version \(written.header.schemaVersion), and today's reducer reproduces \
-      \(everyCheckpoint(written.checkpoints.count)) of \(written.count) actions.
+      \(whatIsReproduced(written, everyStep: true)).
       """
     )
   }

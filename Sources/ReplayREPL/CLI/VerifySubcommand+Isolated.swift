@@ -9,7 +9,8 @@ extension ReplayCommand.Verify {
   func verifyInChild() throws {
     let recording = try self.recording.open()
     let child = try ChildVerification.run(
-      file: self.recording.file, skipDamaged: self.recording.skipDamaged, capturing: false,
+      file: self.recording.file, skipDamaged: self.recording.skipDamaged,
+      checkpointsOnly: self.checkpointsOnly, capturing: false,
       timeout: nil
     )
     switch child.outcome {

@@ -40,6 +40,13 @@ extension ReplayCommand {
 
     @Flag(
       help: """
+        Compare the states at the recording's checkpoints only, not after every step: faster, \
+        but a change undone before the next checkpoint goes unseen.
+        """)
+    var checkpointsOnly = false
+
+    @Flag(
+      help: """
         Read the recording with today's types as it is, without the feature's migrations: what \
         it needs migrating, step by step.
         """)
@@ -60,6 +67,7 @@ extension ReplayCommand {
         let progress = ReplayProgress(count: recording.count)
         var current = 0
         let divergence = try session.verifyRecording(
+          everyStep: !self.checkpointsOnly,
           willReplay: { step in
             current = step
             marker?.mark(step)
@@ -83,8 +91,8 @@ extension ReplayCommand {
           throw ExitCode(Interruption.exitStatus)
         }
         print(
-          "\(name): today's reducer reproduces \(everyCheckpoint(recording.checkpoints.count)) of "
-            + "\(recording.count) actions."
+          "\(name): today's reducer reproduces "
+            + "\(whatIsReproduced(recording, everyStep: !self.checkpointsOnly))."
         )
         if recording.ending != .clean {
           print("note: the recording is \(recording.ending); only its whole records were verified.")

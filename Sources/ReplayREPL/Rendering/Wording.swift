@@ -26,6 +26,14 @@ func everyCheckpoint(_ count: Int) -> String {
   count == 1 ? "the checkpoint" : "all \(count) checkpoints"
 }
 
+/// What a verification that passed compared: `every step of 54 actions` for a recording with
+/// step updates, `all 2 checkpoints of 54 actions` otherwise.
+func whatIsReproduced(_ recording: Recording, everyStep: Bool) -> String {
+  everyStep && recording.header.hasStepUpdates
+    ? "every step of \(recording.count) \(recording.count == 1 ? "action" : "actions")"
+    : "\(everyCheckpoint(recording.checkpoints.count)) of \(recording.count) actions"
+}
+
 /// `2025-11-22T02:53:20.000Z`.
 func iso8601(_ date: Date) -> String {
   let formatter = ISO8601DateFormatter()

@@ -118,7 +118,7 @@ final class ReadOnlySession: TimelineSession {
   }
 
   func verifyRecording(
-    willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
+    everyStep: Bool, willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
   ) throws -> Divergence? {
     throw self.needsFeature("verify")
   }

@@ -30,6 +30,8 @@ import TimeTravel
 ///     action types are the reducer's.
 ///   - dependencies: The dependencies the recording captured.
 ///   - finalStateOnly: Compare only the state at the end of the recording.
+///   - everyStep: Compare the state after every step, when the recording has step updates (the
+///     default); `false` compares checkpoints only, which is faster.
 ///   - normalize: Applied to the recorded and the replayed state before comparing them: clear
 ///     what may differ without being wrong, such as timestamps.
 ///   - schema: The feature's version and migrations; by default what the state type declares.
@@ -43,6 +45,7 @@ public func assertReplay<R: Reducer>(
   schema: FeatureSchema? = nil,
   dependencies: [RecordableDependency] = RecordableDependency.standard,
   finalStateOnly: Bool = false,
+  everyStep: Bool = true,
   normalize: (inout R.State) -> Void = { _ in },
   effects: EffectComparison = .compare,
   rerecord: String? = nil,
@@ -58,6 +61,7 @@ public func assertReplay<R: Reducer>(
     schema: schema,
     dependencies: dependencies,
     finalStateOnly: finalStateOnly,
+    everyStep: everyStep,
     normalize: normalize,
     effects: effects,
     rerecord: rerecord,
@@ -77,6 +81,7 @@ public func assertReplay<R: Reducer>(
   schema: FeatureSchema? = nil,
   dependencies: [RecordableDependency] = RecordableDependency.standard,
   finalStateOnly: Bool = false,
+  everyStep: Bool = true,
   normalize: (inout R.State) -> Void = { _ in },
   effects: EffectComparison = .compare,
   rerecord: String? = nil,
@@ -117,7 +122,8 @@ public func assertReplay<R: Reducer>(
   }
   guard
     let divergence = try timeline.verify(
-      finalStateOnly: finalStateOnly, normalizing: normalize, effects: effects)
+      finalStateOnly: finalStateOnly, everyStep: everyStep, normalizing: normalize,
+      effects: effects)
   else { return }
   let redo = rerecord.map { "record it again with \($0)" } ?? "record the session again"
   fail(

@@ -34,11 +34,11 @@ public protocol TimelineSession: AnyObject {
   /// The state after `step`, encoded as a recording holds it, or `nil` when the session cannot
   /// compute or encode it. Moves to `step`.
   func encodedState(at step: Int) throws -> [UInt8]?
-  /// The first checkpoint today's reducer does not reproduce, or `nil`.
-  /// `willReplay` is told each step before the reducer runs it: a trap in the reducer then has
-  /// a step to be reported at.
+  /// The first step (or, with `everyStep` false or a recording without step updates, the first
+  /// checkpoint) today's reducer does not reproduce, or `nil`. `willReplay` is told each step
+  /// before the reducer runs it: a trap in the reducer then has a step to be reported at.
   func verifyRecording(
-    willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
+    everyStep: Bool, willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
   ) throws -> Divergence?
   /// Writes the recording again to `url` with the states today's reducer computes at its
   /// checkpoints (see ``Timeline/rerecord(to:willReplay:isCancelled:)``).
@@ -78,9 +78,9 @@ extension Timeline: TimelineSession {
   }
 
   public func verifyRecording(
-    willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
+    everyStep: Bool, willReplay: (_ step: Int) -> Void, isCancelled: () -> Bool
   ) throws -> Divergence? {
-    try self.verify(willReplay: willReplay, isCancelled: isCancelled)
+    try self.verify(everyStep: everyStep, willReplay: willReplay, isCancelled: isCancelled)
   }
 
   public var currentState: Any {

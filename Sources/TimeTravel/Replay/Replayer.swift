@@ -48,7 +48,7 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
   @discardableResult
   public func apply(_ recorded: RecordedAction<R.Action>, to state: inout R.State) -> ReplayedStep
   {
-    self.run(
+    var replayed = self.run(
       recorded.action,
       seq: recorded.seq,
       origin: {
@@ -62,6 +62,8 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
       recordedEffects: recorded.recordedEffects,
       on: &state
     )
+    replayed.recordedUpdate = recorded.recordedUpdate
+    return replayed
   }
 
   /// Applies an action that is not in the recording to `state`, as if sent to the store.
@@ -131,6 +133,8 @@ public struct ReplayedStep: Sendable, Equatable {
   public let effects: EffectShape
   /// What the recording says it returned, as written; `nil` for none, or no ledger.
   public let recordedEffects: JSONValue?
+  /// What the recording says the action changed in the state; `nil` without step updates.
+  public internal(set) var recordedUpdate: [JSONPatchOperation]? = nil
 
   /// Whether the step read exactly what was recorded and reported nothing.
   public var isFaithful: Bool {

@@ -25,11 +25,19 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
   /// The first step whose effects differ from the recorded ones, with both sides, when they do
   /// before or at ``checkpoint``.
   public let effects: EffectMismatch?
+  /// Whether every step's state was compared (the recording has step updates), so that
+  /// ``checkpoint`` is the very step whose change differs, not the next checkpoint.
+  public var comparedEveryStep = false
 
   public var description: String {
     if let effects = self.effects { return self.describeEffects(effects) }
     let opening =
-      self.lastAgreement + 1 == self.checkpoint
+      self.comparedEveryStep
+      ? """
+      The replay differs from the recording at step \(self.checkpoint): the state after it is \
+      not the one recorded, and the step before it still agreed.
+      """
+      : self.lastAgreement + 1 == self.checkpoint
       ? """
       The replay differs from the recording at step \(self.checkpoint), which has a checkpoint \
       of its own: the step before it still agreed.
@@ -63,14 +71,14 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
       self.diff.map {
         """
 
-          The state differs too, at checkpoint \(self.checkpoint):
+          The state differs too, at \(self.comparedEveryStep ? "step" : "checkpoint") \(self.checkpoint):
         \($0.indent(by: 2))
 
         """
       }
       ?? """
 
-        The states still agree\(self.checkpoint > 0 ? " at checkpoint \(self.checkpoint)" : ""): \
+        The states still agree\(self.checkpoint > 0 ? " at \(self.comparedEveryStep ? "step" : "checkpoint") \(self.checkpoint)" : ""): \
       only what the reducer starts changed.
 
       """
@@ -103,11 +111,17 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Timeline {
-  /// Re-runs the whole recording with today's reducer and reports the first recorded checkpoint
-  /// it does not reproduce, or `nil` when it reproduces them all.
+  /// Re-runs the whole recording with today's reducer and reports the first step it does not
+  /// reproduce, or `nil` when it reproduces them all.
+  ///
+  /// A recording with step updates (``ActionLog/LogHeader/hasStepUpdates``) is compared at
+  /// every step: the first step whose state differs is reported, with that step's states. One
+  /// without, or with `everyStep` false, is compared at its checkpoints.
   ///
   /// - Parameters:
   ///   - finalStateOnly: Compare only the last checkpoint (the state at close), not each one.
+  ///   - everyStep: Compare every step's state when the recording has them; `false` compares
+  ///     checkpoints only, which is faster.
   ///   - normalize: Applied to the recorded and the replayed state before they are compared:
   ///     clear what may differ without being wrong, such as timestamps.
   ///   - effects: Whether to compare the effects the reducer returns with the recorded ones
@@ -116,11 +130,19 @@ extension Timeline {
   ///   - isCancelled: Checked now and then; returning `true` stops early with `nil`.
   public func verify(
     finalStateOnly: Bool = false,
+    everyStep: Bool = true,
     normalizing normalize: (inout R.State) -> Void = { _ in },
     effects: EffectComparison = .compare,
     willReplay: (_ step: Int) -> Void = { _ in },
     isCancelled: () -> Bool = { false }
   ) throws -> Divergence? {
+    if everyStep, !finalStateOnly, self.recording.header.hasStepUpdates,
+      R.State.self is any Encodable.Type
+    {
+      return try self.verifyEveryStep(
+        normalizing: normalize, effects: effects, willReplay: willReplay,
+        isCancelled: isCancelled)
+    }
     var state = try self.replayer.initialState()
     var lastAgreement = 0
     var firstSuspect: Int?
@@ -222,5 +244,75 @@ extension Timeline {
       let replayedJSON = try? codec.encode(replayed)
     else { return false }
     return redactions.statesAgree(recordedJSON, replayedJSON) ?? false
+  }
+}
+
+extension Timeline {
+  /// ``verify(finalStateOnly:everyStep:normalizing:effects:willReplay:isCancelled:)`` at every
+  /// step, against the states the recording's updates rebuild.
+  private func verifyEveryStep(
+    normalizing normalize: (inout R.State) -> Void,
+    effects: EffectComparison,
+    willReplay: (_ step: Int) -> Void,
+    isCancelled: () -> Bool
+  ) throws -> Divergence? {
+    var state = try self.replayer.initialState()
+    var recordedStates = RecordedStates(self.recording)
+    _ = try recordedStates.state(after: 0)
+    let comparesEffects = effects == .compare && self.recording.header.hasEffectLedger
+    let redactions = self.recording.header.redactions
+    let codec = CompactJSONCodec()
+    for step in stride(from: 1, through: self.count, by: 1) {
+      if step % 1_024 == 0, isCancelled() { return nil }
+      willReplay(step)
+      let replayed = try self.replayer.apply(step, to: &state)
+      var mismatch: EffectMismatch?
+      if comparesEffects {
+        let recorded: EffectShape
+        do {
+          recorded = try EffectShape(ledgerJSON: replayed.recordedEffects)
+        } catch var error as EffectLedgerError {
+          error.step = step
+          throw error
+        }
+        if !recorded.behavesLike(replayed.effects) {
+          mismatch = EffectMismatch(step: step, recorded: recorded, replayed: replayed.effects)
+        }
+      }
+      let recordedJSON =
+        try replayed.recordedUpdate.map { try recordedStates.state(after: step, applying: $0) }
+        ?? recordedStates.state(after: step)
+      let encodable = state as! any Encodable
+      let replayedJSON = try JSONValue.parse(codec.encode(encodable))
+      var agrees =
+        recordedJSON == replayedJSON
+        || !redactions.state.isEmpty
+          && redactions.statesAgree(recordedJSON.bytes, replayedJSON.bytes) == true
+      var diff: String?
+      if !agrees {
+        var recorded = try self.recording.decodeState(recordedJSON, after: step, as: R.State.self)
+        var replayedState = state
+        normalize(&recorded)
+        normalize(&replayedState)
+        agrees = recorded == replayedState || self.agreeOutsideRedactions(recorded, replayedState)
+        if !agrees {
+          diff = prunedDiff(recorded, replayedState) ?? "(the states differ, but dump the same)"
+        }
+      }
+      guard mismatch != nil || !agrees else { continue }
+      var divergence = Divergence(
+        checkpoint: step,
+        lastAgreement: step - 1,
+        firstSuspect: replayed.isFaithful ? nil : step,
+        action: String(customDumping: try self.recording.action(step, as: R.Action.self).action),
+        time: self.recording.time(ofAction: step),
+        issues: replayed.issues,
+        diff: diff,
+        effects: mismatch
+      )
+      divergence.comparedEveryStep = true
+      return divergence
+    }
+    return nil
   }
 }

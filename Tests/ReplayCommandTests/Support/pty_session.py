@@ -71,7 +71,7 @@ for line in sys.stdin.read().splitlines():
     keys = keys.encode().decode("unicode_escape").encode("latin-1")
     os.write(fd, keys)
     print(repr(settle(fd, prompt=not keeps_running and (b"\r" in keys or b"\x03" in keys))))
-deadline = time.time() + 10
+deadline = time.time() + 30
 while True:
     done, status = os.waitpid(pid, os.WNOHANG)
     if done:
@@ -80,6 +80,6 @@ while True:
     if time.time() > deadline:
         os.kill(pid, 9)
         os.waitpid(pid, 0)
-        print("exit: still running 10 s after the last key, killed")
+        print("exit: still running 30 s after the last key, killed")
         break
     settle(fd, quiet=0.05, limit=0.1)

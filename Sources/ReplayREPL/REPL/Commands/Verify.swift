@@ -12,7 +12,7 @@ extension Interpreter.Command {
 extension Interpreter {
   func verify() throws -> String {
     var wasInterrupted = false
-    let divergence = try self.session.verifyRecording(willReplay: { _ in }) {
+    let divergence = try self.session.verifyRecording(everyStep: true, willReplay: { _ in }) {
       wasInterrupted = wasInterrupted || self.interrupted()
       return wasInterrupted
     }
@@ -20,8 +20,7 @@ extension Interpreter {
     guard let divergence else {
       let recording = self.session.recording
       return """
-        Today's reducer reproduces \(everyCheckpoint(recording.checkpoints.count)) of \
-        \(recording.count) actions.
+        Today's reducer reproduces \(whatIsReproduced(recording, everyStep: true)).
         """
     }
     self.failed = true
