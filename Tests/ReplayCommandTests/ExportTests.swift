@@ -252,4 +252,39 @@ import TimeTravel
         "existing.actionlog"
       ])
   }
+
+  @Test func everyStepsStateAsJSONLinesForOtherTools() async throws {
+    let directory = TemporaryDirectory()
+    let output = directory.file("states.jsonl")
+    let result = try await run(
+      "replay", ["export", "Recordings/counter.actionlog", "-o", output.path, "--states"],
+      in: Self.root)
+    #expect(result.status == 0, "\(result)")
+    let lines = try String(contentsOf: output, encoding: .utf8).split(separator: "\n")
+    let recording = try Recording(contentsOf: bundledRecording("counter"))
+    #expect(lines.count == recording.count + 1)
+    // Each line is the state a replay computes after that step.
+    struct Line: Decodable {
+      let state: CounterFeature.State
+      let step: Int
+      let time: Int64
+    }
+    let replayer = Replayer(recording: recording, reducer: CounterFeature())
+    var state = try replayer.initialState()
+    for (step, text) in lines.enumerated() {
+      let line = try JSONDecoder().decode(Line.self, from: Data(text.utf8))
+      if step > 0 { try replayer.apply(step, to: &state) }
+      #expect(line.step == step)
+      #expect(line.state == state, "step \(step)")
+    }
+    // A recording made before step updates has no state between its checkpoints: it says so.
+    let legacy = try await run(
+      "replay",
+      ["export", "Recordings/legacy/todos-v1.actionlog", "-o", directory.file("l.jsonl").path,
+       "--states"],
+      in: Self.root)
+    #expect(legacy.status == 1)
+    #expect(legacy.errors.contains("the recording has no step updates"), "\(legacy)")
+    #expect(!FileManager.default.fileExists(atPath: directory.file("l.jsonl").path))
+  }
 }

@@ -297,7 +297,7 @@ struct Thermostat: Reducer {
       "replay", [file.path],
       input:
         "info\nprint\ngoto 3\nprint target\naction\ndiff 0 2\ndiff 1 2\nfind cooler\nverify\n"
-          + "watch target\nsend {\"warmer\":{}}\n",
+          + "watch target\ncontinue\nreverse-continue\nreverse-continue\nsend {\"warmer\":{}}\n",
       in: Self.root
     )
     #expect(
@@ -311,8 +311,7 @@ struct Thermostat: Reducer {
               "target": 20
             }
             3/5  +0.750s  send  {"cooler":{}}
-            22
-            (Recorded at step 2, the nearest checkpoint: the states between need the reducer.)
+            21
             {"cooler":{}}
               """
               {
@@ -320,23 +319,35 @@ struct Thermostat: Reducer {
             +   "target": 22
               }
               """
-            Step 1 has no recorded state, and this replay does not have the feature "thermostat" \#
-            linked in: diff compares steps 0, 2, 4, 5.
+              """
+              {
+            -   "target": 21
+            +   "target": 22
+              }
+              """
             3  +0.750s  send          {"cooler":{}}
             1 action found.
             verify re-runs the reducer, but this replay does not have the feature "thermostat" \#
             linked in.
-            A watchpoint re-runs the reducer, but this replay does not have the feature \#
-            "thermostat" linked in.
+            Watchpoint 1: target (now 21)
+            Watchpoint 1: target
+              21 → 22
+            4/5  +1.000s  send  {"warmer":{}}
+            Watchpoint 1: target
+              22 → 21
+            3/5  +0.750s  send  {"cooler":{}}
+            Watchpoint 1: target
+              21 → 22
+            2/5  +0.500s  send  {"warmer":{}}
             send re-runs the reducer, but this replay does not have the feature "thermostat" \#
             linked in.
 
             """#,
           errors: """
             note: read-only: this replay does not have the feature "thermostat" linked in. It \
-            shows the states recorded at checkpoints, and actions as JSON. To step through every \
-            state, build a replay with ReplayFeature("thermostat") { YourReducer() } (see "replay \
-            --help").
+            shows every step's state as recorded and actions as JSON; what re-runs the reducer \
+            (verify, skip, send) needs a replay built with ReplayFeature("thermostat") { \
+            YourReducer() } (see "replay --help").
 
             """
         )
@@ -364,9 +375,9 @@ struct Thermostat: Reducer {
             ReplayCommandTests.Thermostat.Action) are not those of the feature "counter" linked \
             in (ExampleFeatures.CounterFeature.State, ExampleFeatures.CounterFeature.Action): it \
             was recorded with another version of the feature, or another feature of that name. It \
-            shows the states recorded at checkpoints, and actions as JSON. To step through every \
-            state, build a replay with ReplayFeature("counter") { YourReducer() } (see "replay \
-            --help").
+            shows every step's state as recorded and actions as JSON; what re-runs the reducer \
+            (verify, skip, send) needs a replay built with ReplayFeature("counter") { \
+            YourReducer() } (see "replay --help").
 
             """
         )

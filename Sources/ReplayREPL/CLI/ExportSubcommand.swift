@@ -1,4 +1,4 @@
-import ActionLog
+@_spi(Internals) import ActionLog
 import ArgumentParser
 import Foundation
 import TimeTravel
@@ -25,6 +25,7 @@ extension ReplayCommand {
           $ replay export app.actionlog -o bug.actionlog --redact-state user.email
           $ replay export app.actionlog -o bug.actionlog --last 500
           $ replay export app.actionlog -o bug.actionlog --max-size 5MB
+          $ replay export app.actionlog -o states.jsonl --states
         """
     )
 
@@ -61,6 +62,15 @@ extension ReplayCommand {
       help: "Keep only as many of the last actions as fit in SIZE bytes (suffixes K, KB, MB, GB).")
     var maxSize: String?
 
+    @Flag(
+      help: """
+        Write the state after every step instead of a recording, as JSON Lines: \
+        {"state":…,"step":N,"time":NANOSECONDS} from step 0 (the initial state), as the \
+        recording holds them (redacted as it is), for tools that do not read action logs. Needs \
+        a recording with step updates.
+        """)
+    var states = false
+
     @Flag(help: "Replace OUT if it exists.")
     var force = false
 
@@ -91,6 +101,10 @@ extension ReplayCommand {
         }
         for note in notes(on: recording) {
           FileHandle.standardError.write(Data("\(note)\n".utf8))
+        }
+        if self.states {
+          try self.writeStates(of: recording, to: destination)
+          return
         }
 
         var metadata: [String: String] = [:]
@@ -206,5 +220,63 @@ extension ReplayCommand {
       throw CommandFailure(
         "--max-size takes a size such as 5MB, 512K or 100000: not \"\(text)\".", code: 2)
     }
+  }
+}
+
+extension ReplayCommand.Export {
+  /// `--states`: every step's state as JSON Lines, through a temporary file.
+  func writeStates(of recording: Recording, to destination: URL) throws {
+    let refused = [
+      ("--redact-state", !self.redactState.isEmpty), ("--redact-action", !self.redactAction.isEmpty),
+      ("--last", self.last != nil), ("--max-size", self.maxSize != nil),
+      ("--description", self.description != nil), ("--app-version", self.appVersion != nil),
+      ("--os", self.os != nil),
+    ].filter(\.1).map(\.0)
+    guard refused.isEmpty else {
+      throw CommandFailure(
+        "--states writes the states as recorded; it takes no \(refused.joined(separator: ", ")).",
+        code: 2)
+    }
+    guard recording.hasEveryState else {
+      throw CommandFailure(
+        """
+        \(destination.lastPathComponent) was not written: the recording has no step updates \
+        (it was made before they were recorded), so only its checkpoints hold states. \
+        "replay rerecord" writes it again with them, when this replay has the feature.
+        """)
+    }
+    let manager = FileManager.default
+    let temporary = destination.deletingLastPathComponent()
+      .appendingPathComponent(".\(destination.lastPathComponent).export")
+    try? manager.removeItem(at: temporary)
+    guard manager.createFile(atPath: temporary.path, contents: nil),
+      let handle = FileHandle(forWritingAtPath: temporary.path)
+    else {
+      throw CommandFailure("\(temporary.path) cannot be written.")
+    }
+    var states = RecordedStates(recording)
+    var line: [UInt8] = []
+    do {
+      for step in 0...recording.count {
+        let state = try states.state(after: step)
+        let time = step == 0 ? 0 : recording.time(ofAction: step).nanoseconds
+        line.removeAll(keepingCapacity: true)
+        line.append(contentsOf: Array(#"{"state":"#.utf8))
+        state.write(into: &line)
+        line.append(contentsOf: Array(",\"step\":\(step),\"time\":\(time)}\n".utf8))
+        try handle.write(contentsOf: line)
+      }
+      try handle.close()
+    } catch let error as ActionLogError {
+      try? handle.close()
+      try? manager.removeItem(at: temporary)
+      throw CommandFailure(error.description)
+    }
+    if manager.fileExists(atPath: destination.path) {
+      _ = try manager.replaceItemAt(destination, withItemAt: temporary)
+    } else {
+      try manager.moveItem(at: temporary, to: destination)
+    }
+    print("Wrote \(self.output): the states after \(recording.count) steps and the initial one.")
   }
 }

@@ -4,26 +4,42 @@ import CustomDump
 import Foundation
 import TimeTravel
 
-/// A recording whose feature this `replay` cannot re-run: it shows the recorded checkpoints and
-/// the actions as JSON, and says what needs the feature.
+/// A recording whose feature this `replay` cannot re-run: it shows the recorded states (every
+/// step's, from the recording's step updates, or else the checkpoints') and the actions as JSON,
+/// and says what needs the feature.
 final class ReadOnlySession: TimelineSession {
   let recording: Recording
   private(set) var position = 0
+  /// Where the last search stopped, so that `reverse-continue` from there goes further back.
+  private var lastSearchStop: Int?
+  /// The recording's states, walked as the session moves.
+  private var states: RecordedStates
   /// Why the recording cannot be re-run: `this replay does not have the feature "x" linked in`.
   let reason: String
 
   init(recording: Recording, reason: String) {
     self.recording = recording
     self.reason = reason
+    self.states = RecordedStates(recording)
   }
+
+  /// Whether every step's state can be shown: the recording has step updates.
+  var hasEveryState: Bool { self.recording.hasEveryState }
 
   /// What to tell the person on opening the recording.
   var note: String {
-    """
-    read-only: \(self.reason). It shows the states recorded at checkpoints, and actions as \
-    JSON. To step through every state, build a replay with \
-    ReplayFeature("\(self.recording.header.feature)") { YourReducer() } (see "replay --help").
-    """
+    guard !self.hasEveryState else {
+      return """
+        read-only: \(self.reason). It shows every step's state as recorded and actions as JSON; \
+        what re-runs the reducer (verify, skip, send) needs a replay built with \
+        ReplayFeature("\(self.recording.header.feature)") { YourReducer() } (see "replay --help").
+        """
+    }
+    return """
+      read-only: \(self.reason). It shows the states recorded at checkpoints, and actions as \
+      JSON. To step through every state, build a replay with \
+      ReplayFeature("\(self.recording.header.feature)") { YourReducer() } (see "replay --help").
+      """
   }
 
   var count: Int { self.recording.count }
@@ -37,8 +53,12 @@ final class ReadOnlySession: TimelineSession {
     self.position = step
   }
 
-  /// The recorded state at or before the current step: its step and value.
+  /// The recorded state at or before a step (the step's own, with step updates): its step and
+  /// value.
   private func checkpointState(atOrBefore step: Int) throws -> (step: Int, value: Any) {
+    if self.hasEveryState {
+      return (step, try self.states.state(after: step).foundationValue)
+    }
     let checkpoint = self.recording.checkpoint(atOrBefore: step)
     let json =
       checkpoint == 0
@@ -101,7 +121,7 @@ final class ReadOnlySession: TimelineSession {
       guard step >= 0, step <= self.count else {
         throw TimelineError.outOfRange(step: step, count: self.count)
       }
-      guard step == 0 || self.recording.checkpoints.contains(step) else {
+      guard step == 0 || self.hasEveryState || self.recording.checkpoints.contains(step) else {
         let recorded = ([0] + self.recording.checkpoints).map(String.init).joined(separator: ", ")
         throw InterpreterError(
           "Step \(step) has no recorded state, and \(self.reason): diff compares steps \(recorded)."
@@ -151,7 +171,11 @@ final class ReadOnlySession: TimelineSession {
     breakpoints: [ActionBreakpoint],
     isCancelled: () -> Bool
   ) throws -> (step: Int, stops: [SearchStop])? {
-    guard watches.isEmpty else { throw self.needsFeature("A watchpoint") }
+    if !watches.isEmpty {
+      guard self.hasEveryState else { throw self.needsFeature("A watchpoint") }
+      return try self.searchStates(
+        forward: forward, watching: watches, breakpoints: breakpoints, isCancelled: isCancelled)
+    }
     let steps =
       forward
       ? Array(stride(from: self.position + 1, through: self.count, by: 1))
@@ -169,6 +193,62 @@ final class ReadOnlySession: TimelineSession {
 
   func send(json: String) throws -> SentAction {
     throw self.needsFeature("send")
+  }
+
+  /// A search with watchpoints over the recorded states: forward to the next step that changes
+  /// a watched value or matches a breakpoint, or back to the last one.
+  private func searchStates(
+    forward: Bool,
+    watching watches: [StatePath],
+    breakpoints: [ActionBreakpoint],
+    isCancelled: () -> Bool
+  ) throws -> (step: Int, stops: [SearchStop])? {
+    func stops(at step: Int, from previous: Any, to current: Any) throws -> [SearchStop] {
+      var stops: [SearchStop] = []
+      for path in watches {
+        let old = (try? prettyJSON(path.value(in: previous))) ?? "‹absent›"
+        let new = (try? prettyJSON(path.value(in: current))) ?? "‹absent›"
+        if old != new { stops.append(.watch(path, old: old, new: new)) }
+      }
+      for breakpoint in breakpoints where try self.action(at: step, matches: breakpoint) {
+        stops.append(.breakpoint(breakpoint))
+      }
+      return stops
+    }
+    func stop(_ found: (step: Int, stops: [SearchStop])) -> (step: Int, stops: [SearchStop]) {
+      self.position = found.step
+      self.lastSearchStop = found.step
+      return found
+    }
+    if forward {
+      var previous = try self.states.state(after: self.position).foundationValue
+      for step in stride(from: self.position + 1, through: self.count, by: 1) {
+        if step % 256 == 0, isCancelled() { return nil }
+        let current = try self.states.state(after: step).foundationValue
+        let found = try stops(at: step, from: previous, to: current)
+        if !found.isEmpty { return stop((step, found)) }
+        previous = current
+      }
+      return nil
+    }
+    // Back: one checkpoint interval at a time, each walked forward once, latest first.
+    var end = self.lastSearchStop == self.position ? self.position - 1 : self.position
+    while end >= 1 {
+      if isCancelled() { return nil }
+      let start = max(0, self.recording.checkpoint(atOrBefore: end - 1))
+      var previous = try self.states.state(after: start).foundationValue
+      var latest: (step: Int, stops: [SearchStop])?
+      for step in stride(from: start + 1, through: end, by: 1) {
+        if step % 256 == 0, isCancelled() { return nil }
+        let current = try self.states.state(after: step).foundationValue
+        let found = try stops(at: step, from: previous, to: current)
+        if !found.isEmpty { latest = (step, found) }
+        previous = current
+      }
+      if let latest { return stop(latest) }
+      end = start
+    }
+    return nil
   }
 
   func diversionChanges() throws -> StateDiff? { nil }

@@ -29,7 +29,8 @@ extension Interpreter {
         "watch needs a state path, such as \"watch todos[0].isComplete\"."
       )
     }
-    guard self.session.isReplayable else {
+    guard self.session.isReplayable || (self.session as? ReadOnlySession)?.hasEveryState == true
+    else {
       let reason = (self.session as? ReadOnlySession)?.reason ?? "this recording cannot be re-run"
       throw InterpreterError("A watchpoint re-runs the reducer, but \(reason).")
     }
