@@ -227,3 +227,78 @@ struct MigrationPath: Sendable {
     return pattern.mayMatchBelow(steps)
   }
 }
+
+// MARK: - Redaction paths through migrations
+
+extension Redactions {
+  /// These redactions, named as the migrated values name them: a field or case a step renames is
+  /// renamed in the paths that go through it, and a path to a field a step removes is dropped.
+  /// A recording's redaction paths name its own types; read at a later version, or written by
+  /// `replay migrate`, they must name today's.
+  public func migrated(by steps: [MigrationStep]) -> Redactions {
+    func migrate(_ paths: [RedactionPath], _ part: MigrationStep.Part) -> [RedactionPath] {
+      var result: [RedactionPath] = []
+      for path in paths {
+        var current: RedactionPath? = path
+        for step in steps where step.part == part {
+          current = current.flatMap(step.rewriting)
+        }
+        if let current, !result.contains(current) { result.append(current) }
+      }
+      return result
+    }
+    return Redactions(
+      statePaths: migrate(self.state, .states), actionPaths: migrate(self.actions, .actions))
+  }
+}
+
+extension MigrationStep {
+  /// A redaction path as this step's change of the values leaves it: renamed where it goes
+  /// through a field the step renames, `nil` where it leads into a field the step removes.
+  func rewriting(_ redaction: RedactionPath) -> RedactionPath? {
+    let name: String
+    switch self.operation {
+    case .rename(let old, _), .remove(let old): name = old
+    case .add, .custom: return redaction
+    }
+    let components = redaction.components
+    // Where the step's objects are, in the redaction path: right after a prefix equal to the
+    // step's path, or anywhere for a step at any depth.
+    let prefix = self.path.pattern?.components ?? []
+    let anyDepth = self.path.pattern?.isAnyDepth ?? false
+    var changed = components
+    var touched = false
+    for index in components.indices where components[index] == .key(name) {
+      let before = Array(components[..<index])
+      guard anyDepth || before == prefix else { continue }
+      switch self.operation {
+      case .rename(_, let new):
+        changed[index] = .key(new)
+        touched = true
+      case .remove:
+        return nil
+      case .add, .custom:
+        break
+      }
+    }
+    guard touched else { return redaction }
+    return RedactionPath(components: changed, description: RedactionPath.text(of: changed))
+  }
+}
+
+extension RedactionPath {
+  /// A path's text from its components: `todos[*].title`, `**.password`, `login.*`.
+  static func text(of components: [Component]) -> String {
+    var text = ""
+    for component in components {
+      switch component {
+      case .key(let key): text += text.isEmpty ? key : ".\(key)"
+      case .anyKey: text += text.isEmpty ? "*" : ".*"
+      case .index(let index): text += "[\(index)]"
+      case .anyIndex: text += "[*]"
+      case .anyDepth: text += text.isEmpty ? "**" : ".**"
+      }
+    }
+    return text
+  }
+}

@@ -142,8 +142,11 @@ extension Recording {
       return renumbered[seq]
     }
     let kept = subset ?? Array(stride(from: cut + 1, through: self.count, by: 1))
-    let redactions = self.header.redactions.merging(options.redactions)
     let steps = try options.schema.map { try self.header.steps(to: $0) } ?? []
+    // NB: The recording's own paths name its types; written after the migration, they must
+    // name today's. The export's own are today's already.
+    let redactions = self.header.redactions.migrated(by: steps)
+      .merging(options.redactions)
     let firstNumber =
       self.storage.withUnsafeBytes { RedactionPlaceholders.highestNumber(in: $0) } + 1
     var placeholders = RedactionPlaceholders(firstNumber: firstNumber)

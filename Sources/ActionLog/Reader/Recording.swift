@@ -145,7 +145,10 @@ public final class Recording: Sendable {
   /// The same recording, its values read through `steps`.
   init(_ other: Recording, migrationSteps: [MigrationStep]) {
     self.url = other.url
-    self.header = other.header
+    var header = other.header
+    // NB: What the recording redacted, named as the migrated values name it.
+    header.redactions = other.header.redactions.migrated(by: migrationSteps)
+    self.header = header
     self.headerLine = other.headerLine
     self.ending = other.ending
     self.skippedRecords = other.skippedRecords
