@@ -146,4 +146,73 @@ import Testing
     }
     #expect(!FileManager.default.fileExists(atPath: directory.file("b.actionlog").path))
   }
+
+  @Test func severalUnitsAtOnceWhereNoOneCanGo() throws {
+    // Fails with all of 0…7, or with 1 and 6 alone, and with nothing in between: ddmin's answer
+    // is the eight, from which no one element can go.
+    func fails(_ input: [Int]) -> Bool { input == Array(0..<8) || input == [1, 6] }
+    let ddmin = DeltaDebugging<Int>.minimize(Array(0..<8), fails: fails)
+    #expect(ddmin.input == Array(0..<8))
+    let smallest = try #require(DeltaDebugging<Int>.smallest(ddmin.input, fails: fails, budget: 100))
+    #expect(smallest.input == [1, 6])
+    #expect(smallest.tests == 8 + 7 + 5)
+    #expect(DeltaDebugging<Int>.smallest(ddmin.input, fails: fails, budget: 10) == nil)
+  }
+
+  @MainActor
+  @Test func aShrinkKeepsWhatAnEffectNeedsToHaveStarted() async throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file("transfer.actionlog")
+    let recorder = try RecorderOf<Transfer>(
+      url: url, feature: "transfer", initialState: Transfer.State())
+    let store = Store(initialState: Transfer.State()) { Transfer().recording(to: recorder) }
+    store.send(.deposit(100))
+    store.send(.deposit(7))
+    store.send(.startTransferTapped)
+    await store.send(.confirm).finish()
+    store.send(.deposit(5))
+    try recorder.close()
+
+    let timeline = try Timeline(
+      recording: try Recording(contentsOf: url), reducer: Transfer(), feature: "transfer")
+    let outcome = try timeline.shrink(
+      to: directory.file("shrunk.actionlog"),
+      keeping: .watch(try StateCondition("balance == 95")))
+    // Without the start, confirm starts nothing: the spend it fed back could not happen there.
+    #expect(outcome.kept == [1, 2, 3, 4, 5])
+    let written = try Recording(contentsOf: directory.file("shrunk.actionlog"))
+    #expect(written.origin(ofAction: 5) == .effect(parent: 4))
+  }
+}
+
+/// A transfer that must be started before it is confirmed, and whose confirmation spends through
+/// an effect.
+private struct Transfer: Reducer {
+  struct State: Codable, Equatable {
+    var balance = 0
+    var isTransferring = false
+  }
+  enum Action: Codable, Equatable {
+    case confirm
+    case deposit(Int)
+    case spend(Int)
+    case startTransferTapped
+  }
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .confirm:
+      guard state.isTransferring else { return .none }
+      state.isTransferring = false
+      return .run { send in await send(.spend(12)) }
+    case let .deposit(amount):
+      state.balance += amount
+      return .none
+    case let .spend(amount):
+      state.balance -= amount
+      return .none
+    case .startTransferTapped:
+      state.isTransferring = true
+      return .none
+    }
+  }
 }

@@ -88,4 +88,34 @@ enum DeltaDebugging<Element> {
     }
     return chunks
   }
+
+  /// The smallest sub-input of `input` that fails, found by trying every one from the fewest
+  /// elements up, within `budget` tests: what a 1-minimal input from ``minimize(_:fails:improved:isCancelled:)``
+  /// may hide, when removing several elements at once fails where removing any one passes.
+  /// `nil` when none smaller than `input` fails within the budget.
+  static func smallest(
+    _ input: [Element],
+    fails: ([Element]) throws -> Bool,
+    budget: Int,
+    isCancelled: () -> Bool = { false }
+  ) rethrows -> (input: [Element], tests: Int)? {
+    var tests = 0
+    guard input.count > 1 else { return nil }
+    for size in 1..<input.count {
+      var indices = Array(0..<size)
+      while true {
+        if tests >= budget || isCancelled() { return nil }
+        tests += 1
+        let candidate = indices.map { input[$0] }
+        if try fails(candidate) { return (candidate, tests) }
+        // The next combination of `size` indices, in lexicographic order.
+        var position = size - 1
+        while position >= 0, indices[position] == input.count - size + position { position -= 1 }
+        if position < 0 { break }
+        indices[position] += 1
+        for next in (position + 1)..<size { indices[next] = indices[next - 1] + 1 }
+      }
+    }
+    return nil
+  }
 }

@@ -181,7 +181,29 @@ extension Timeline {
       },
       isCancelled: isCancelled
     )
-    let isComplete = search.isComplete
+    var isComplete = search.isComplete
+    var tests = search.tests
+    // ddmin's answer is 1-minimal: no one unit can go. Several at once may, where that is
+    // cheap to try: every smaller set of the units left, from the fewest up.
+    var remaining = search.input
+    while isComplete, remaining.count > 1, remaining.count <= Self.exhaustiveShrinkLimit {
+      guard
+        let smaller = try DeltaDebugging<[Int]>.smallest(
+          remaining,
+          fails: { units in
+            let steps = units.flatMap { $0 }.sorted()
+            return try candidate.failure(replaying: steps)?.kind.isSame(as: failure.kind) == true
+          },
+          budget: 4_096, isCancelled: isCancelled)
+      else {
+        isComplete = !isCancelled()
+        break
+      }
+      tests += smaller.tests
+      remaining = smaller.input
+      best = remaining.flatMap { $0 }.sorted()
+      progress(ShrinkProgress(actions: best.count, units: remaining.count, tests: tests + 1))
+    }
 
     // What the recorded behaviour did on the shrunk recording.
     let recorded = try candidate.recordedRun(replaying: best)
@@ -203,8 +225,25 @@ extension Timeline {
       )
     )
     return ShrinkOutcome(
-      kept: best, original: self.count, failure: failure.kind, tests: search.tests + 1,
+      kept: best, original: self.count, failure: failure.kind, tests: tests + 1,
       isComplete: isComplete, written: written)
+  }
+}
+
+extension Timeline {
+  /// Up to how many units a shrink tries every smaller set of them after ddmin.
+  static var exhaustiveShrinkLimit: Int { 12 }
+}
+
+extension EffectShape {
+  /// Whether the effect can feed an action back: it sends one, or runs work that may.
+  var canFeedBack: Bool {
+    switch self {
+    case .none, .cancel: false
+    case .send, .run: true
+    case .merge(let effects), .concatenate(let effects): effects.contains(where: \.canFeedBack)
+    case .cancellable(_, _, let effect): effect.canFeedBack
+    }
   }
 }
 
@@ -234,6 +273,10 @@ private struct Candidate<R: Reducer> where R.State: Decodable & Equatable, R.Act
   let reference: Replayer<Reduce<R.State, R.Action>>?
   /// The actions, decoded once.
   let actions: Cache<R.Action>
+  /// The steps whose effects could feed actions back when the whole recording was replayed (the
+  /// first candidate): a candidate in which one of them no longer can, but keeps what it fed
+  /// back, could not happen.
+  let feedingInFull = Box<Set<Int>?>(nil)
 
   init(
     timeline: Timeline<R>, condition: ShrinkCondition,
@@ -250,7 +293,9 @@ private struct Candidate<R: Reducer> where R.State: Decodable & Equatable, R.Act
     let kind: ShrinkFailure
   }
 
-  /// Where replaying `steps` first fails the condition, or `nil` when it does not.
+  /// Where replaying `steps` first fails the condition, or `nil` when it does not, or when the
+  /// candidate could not happen: an action in it was fed back by an effect its trigger no
+  /// longer starts there (ddmin's "unresolved", which counts as not failing).
   func failure(replaying steps: [Int]) throws -> Failure? {
     let replayer = self.timeline.replayer
     var state = try replayer.initialState()
@@ -258,13 +303,24 @@ private struct Candidate<R: Reducer> where R.State: Decodable & Equatable, R.Act
     if case let .watch(condition) = self.condition, condition.holds(in: state) {
       return Failure(step: 0, kind: .condition)
     }
+    // The steps whose effects, in this candidate, could feed actions back.
+    var feeding: Set<Int> = []
+    let full = self.feedingInFull.value
+    defer { if full == nil { self.feedingInFull.value = feeding } }
     for step in steps {
       let action = try self.actions[step]
+      if case let .effect(parent) = action.origin, let full, full.contains(parent),
+        !feeding.contains(parent)
+      {
+        return nil
+      }
       let replayed = replayer.apply(action, to: &state)
       switch self.condition {
       case .diverges:
         guard let reference = self.reference else { return nil }
         let recorded = reference.apply(action, to: &recordedState)
+        // NB: What the recorded behaviour would have started decides what it could feed back.
+        if recorded.effects.canFeedBack { feeding.insert(step) }
         if recordedState != state {
           let path = StatePath.firstDifference(recordedState, state) ?? StatePath(components: [])
           return Failure(step: step, kind: .state(path))
@@ -273,10 +329,12 @@ private struct Candidate<R: Reducer> where R.State: Decodable & Equatable, R.Act
           return Failure(step: step, kind: .effects)
         }
       case let .reaches(breakpoint, condition):
+        if replayed.effects.canFeedBack { feeding.insert(step) }
         if breakpoint.matches(action.action), condition?.holds(in: state) ?? true {
           return Failure(step: step, kind: .condition)
         }
       case let .watch(condition):
+        if replayed.effects.canFeedBack { feeding.insert(step) }
         if condition.holds(in: state) { return Failure(step: step, kind: .condition) }
       }
     }
@@ -323,4 +381,10 @@ private final class Cache<Action: Decodable> {
       return action
     }
   }
+}
+
+/// A value a copied struct shares.
+private final class Box<Value> {
+  var value: Value
+  init(_ value: Value) { self.value = value }
 }
