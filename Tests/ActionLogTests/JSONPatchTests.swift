@@ -30,7 +30,8 @@ import Testing
   static func edited(_ value: JSONValue, _ rng: inout some RandomNumberGenerator) -> JSONValue {
     switch value {
     case var .array(elements):
-      switch Int.random(in: 0...3, using: &rng) {
+      switch Int.random(in: 0...4, using: &rng) {
+      case 4: elements.shuffle(using: &rng)
       case 0: elements.insert(Self.value(&rng, depth: 1), at: .random(in: 0...elements.count, using: &rng))
       case 1 where !elements.isEmpty: elements.remove(at: .random(in: 0..<elements.count, using: &rng))
       default:
@@ -88,6 +89,19 @@ import Testing
       String(decoding: try encoder.encode(update), as: UTF8.self)
         == #"[{"op":"replace","path":"\/todos\/0\/done","value":true},{"op":"add","path":"\/todos\/2","value":{"done":false,"title":"c"}}]"#
     )
+  }
+
+  @Test func aListSortedAgainMovesItsElements() throws {
+    let before = try JSONValue.parse(Array(#"{"todos":[{"t":"a"},{"t":"b"},{"t":"c"},{"t":"d"}]}"#.utf8))
+    let after = try JSONValue.parse(Array(#"{"todos":[{"t":"c"},{"t":"a"},{"t":"b"},{"t":"d"}]}"#.utf8))
+    let update = before.changes(to: after)
+    #expect(update.map(\.description) == ["move /todos/2 to /todos/0"])
+    #expect(try before.applying(update) == after)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    #expect(
+      String(decoding: try encoder.encode(update), as: UTF8.self)
+        == #"[{"from":"/todos/2","op":"move","path":"/todos/0"}]"#)
   }
 
   @Test func aPatchThatDoesNotApplySaysWhere() throws {

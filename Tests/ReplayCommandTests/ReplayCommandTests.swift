@@ -24,7 +24,7 @@ import Testing
               checkpoints  3 (every 50 actions)
               ending       complete
               metadata     app=ExampleFeatures, session=Tools/record-samples
-              size         50739 bytes
+              size         43612 bytes
               replayable   yes: this replay knows "todos"
 
             """,

@@ -14,6 +14,8 @@ public struct JSONPatchOperation: Sendable, Hashable, Codable, CustomStringConve
     case remove
     /// Replaces a value; the empty path replaces the whole document.
     case replace
+    /// Moves the value at `from` to `path`: an element of an array reordered.
+    case move
   }
 
   /// What the operation does.
@@ -21,8 +23,10 @@ public struct JSONPatchOperation: Sendable, Hashable, Codable, CustomStringConve
   /// Where, as reference tokens (the path `/todos/0` is `["todos", "0"]`); empty for the whole
   /// document.
   public var path: [String]
-  /// The value added or put in place; `nil` for a removal.
+  /// The value added or put in place; `nil` for a removal or a move.
   public var value: JSONValue?
+  /// Where a move takes its value from; `nil` for the other operations.
+  public var from: [String]?
 
   /// An operation.
   public init(_ op: Kind, _ path: [String], _ value: JSONValue? = JSONValue?.none) {
@@ -31,8 +35,15 @@ public struct JSONPatchOperation: Sendable, Hashable, Codable, CustomStringConve
     self.value = value
   }
 
+  /// A move of the value at `from` to `path`.
+  public static func move(from: [String], to path: [String]) -> Self {
+    var operation = Self(.move, path)
+    operation.from = from
+    return operation
+  }
+
   private enum CodingKeys: String, CodingKey {
-    case op, path, value
+    case from, op, path, value
   }
 
   public init(from decoder: any Decoder) throws {
@@ -46,6 +57,17 @@ public struct JSONPatchOperation: Sendable, Hashable, Codable, CustomStringConve
       )
     }
     self.path = path
+    if self.op == .move {
+      let pointer = try container.decode(String.self, forKey: .from)
+      guard let from = Self.tokens(of: pointer) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .from, in: container,
+          debugDescription: "\"\(pointer)\" is not a JSON Pointer: it must be empty or start with \"/\""
+        )
+      }
+      self.from = from
+      return
+    }
     // NB: Not `decodeIfPresent`, which reads `null` as absent: `null` is a value to put. A
     // removal has none.
     self.value =
@@ -64,16 +86,23 @@ public struct JSONPatchOperation: Sendable, Hashable, Codable, CustomStringConve
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
+    if self.op == .move {
+      try container.encode(Self.pointer(self.from ?? []), forKey: .from)
+    }
     try container.encode(self.op, forKey: .op)
     try container.encode(self.pointer, forKey: .path)
-    if self.op != .remove {
+    if self.op != .remove, self.op != .move {
       try container.encode(self.value ?? .null, forKey: .value)
     }
   }
 
   /// The path as a JSON Pointer (RFC 6901): `/todos/0/title`, `~1` for `/` and `~0` for `~`.
   public var pointer: String {
-    self.path.map {
+    Self.pointer(self.path)
+  }
+
+  static func pointer(_ path: [String]) -> String {
+    path.map {
       "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }.joined()
   }
@@ -90,6 +119,7 @@ public struct JSONPatchOperation: Sendable, Hashable, Codable, CustomStringConve
   public var description: String {
     switch self.op {
     case .remove: "remove \(self.pointer)"
+    case .move: "move \(Self.pointer(self.from ?? [])) to \(self.pointer)"
     case .add, .replace: "\(self.op.rawValue) \(self.pointer) \((self.value ?? .null).text)"
     }
   }
@@ -147,6 +177,21 @@ extension JSONValue {
       }
       let oldMiddle = old[prefix..<(old.count - suffix)]
       let newMiddle = new[prefix..<(new.count - suffix)]
+      // The same elements in another order (a list sorted again): moves, not rewrites.
+      if oldMiddle.count == newMiddle.count, oldMiddle.count > 1,
+        Self.isPermutation(Array(oldMiddle), of: Array(newMiddle))
+      {
+        var working = Array(oldMiddle)
+        for target in working.indices where working[target] != newMiddle[prefix + target] {
+          guard
+            let source = working[(target + 1)...].firstIndex(of: newMiddle[prefix + target])
+          else { continue }
+          operations.append(
+            .move(from: path + [String(prefix + source)], to: path + [String(prefix + target)]))
+          working.insert(working.remove(at: source), at: target)
+        }
+        return
+      }
       let paired = min(oldMiddle.count, newMiddle.count)
       for offset in 0..<paired {
         Self.diff(
@@ -166,6 +211,17 @@ extension JSONValue {
     }
   }
 
+  /// Whether two arrays hold the same elements, as many times each.
+  private static func isPermutation(_ left: [JSONValue], of right: [JSONValue]) -> Bool {
+    var counts: [JSONValue: Int] = [:]
+    for element in left { counts[element, default: 0] += 1 }
+    for element in right {
+      guard let count = counts[element], count > 0 else { return false }
+      counts[element] = count - 1
+    }
+    return true
+  }
+
   /// The document with `operations` applied in order.
   ///
   /// - Throws: ``JSONPatchError`` naming the first operation that does not apply.
@@ -173,12 +229,36 @@ extension JSONValue {
     var document = self
     for (index, operation) in operations.enumerated() {
       do {
-        try document.apply(operation, at: operation.path[...])
+        if operation.op == .move {
+          // A move is a removal and an add of the value removed.
+          let from = operation.from ?? []
+          guard let value = document.value(at: from[...]) else {
+            throw PatchFailure(text: "there is nothing at \(JSONPatchOperation.pointer(from)) to move")
+          }
+          try document.apply(JSONPatchOperation(.remove, from), at: from[...])
+          try document.apply(JSONPatchOperation(.add, operation.path, value), at: operation.path[...])
+        } else {
+          try document.apply(operation, at: operation.path[...])
+        }
       } catch let reason as PatchFailure {
         throw JSONPatchError(operation: index, pointer: operation.pointer, reason: reason.text)
       }
     }
     return document
+  }
+
+  /// The value at a path, if there is one.
+  private func value(at path: ArraySlice<String>) -> JSONValue? {
+    guard let token = path.first else { return self }
+    switch self {
+    case .object(let members):
+      return members.keys.contains(token) ? members[token]?.value(at: path.dropFirst()) : nil
+    case .array(let elements):
+      guard let index = Int(token), elements.indices.contains(index) else { return nil }
+      return elements[index].value(at: path.dropFirst())
+    default:
+      return nil
+    }
   }
 
   private struct PatchFailure: Error {
@@ -212,6 +292,8 @@ extension JSONValue {
             throw PatchFailure(text: "there is no member \"\(token)\"")
           }
           members.removeValue(forKey: token)
+        case .move:
+          throw PatchFailure(text: "a move is applied as a removal and an add")
         }
       } else {
         guard members.keys.contains(token), var child = members[token] else {
@@ -241,6 +323,7 @@ extension JSONValue {
         case .add: elements.insert(operation.value ?? .null, at: index)
         case .replace: elements[index] = operation.value ?? .null
         case .remove: elements.remove(at: index)
+        case .move: throw PatchFailure(text: "a move is applied as a removal and an add")
         }
       } else {
         var child = elements[index]
