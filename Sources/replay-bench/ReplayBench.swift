@@ -12,7 +12,7 @@ import TimeTravel
 
 /// Measures what recording and replay cost, each figure side by side with its baseline in the
 /// same run, and prints the ratio and the goal. One file per measurement: `StoreSend.swift`,
-/// `MacroSend.swift`,
+/// `MacroSend.swift`, `StepUpdates.swift`,
 /// `WriterThroughput.swift`, `OpenAndIndex.swift`, `Seek.swift`.
 @main
 struct ReplayBench: AsyncParsableCommand {
@@ -38,7 +38,7 @@ struct ReplayBench: AsyncParsableCommand {
 
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case send, macros, writer, open, timeline, diff, decode
+  case send, macros, steps, writer, open, timeline, diff, decode
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -74,6 +74,11 @@ struct Measure: AsyncParsableCommand {
       }
       if runs(.macros) {
         ReplayBench.macroSend(sends: quick ? 5_000 : 50_000, rounds: quick ? 3 : 15)
+      }
+      if runs(.steps) {
+        try ReplayBench.stepUpdates(
+          scratch: scratch, actions: quick ? 2_000 : 20_000, bigActions: quick ? 200 : 2_000,
+          rounds: quick ? 3 : 7)
       }
       if runs(.writer) {
         try ReplayBench.writerThroughput(

@@ -22,6 +22,8 @@ extension ReplayBench {
     case enqueueOnly
     /// Recording, with the writer encoding on its thread while the store runs.
     case concurrent
+    /// As ``concurrent``, without step updates: what working out each action's change costs.
+    case withoutUpdates
 
     /// The writer's options for the mode.
     var options: LogWriter.Options {
@@ -31,7 +33,7 @@ extension ReplayBench {
           syncPolicy: .never, flushInterval: .seconds(3_600), batchSize: .max / 2,
           maximumPendingRecords: .max / 2
         )
-      case .off, .concurrent:
+      case .off, .concurrent, .withoutUpdates:
         LogWriter.Options(syncPolicy: .never)
       }
     }
@@ -60,7 +62,8 @@ extension ReplayBench {
           : try RecorderOf<Todos>(
             url: scratch.appendingPathComponent("send-\(round)-\(mode).actionlog"),
             feature: "todos",
-            initialState: Todos.State(), options: mode.options
+            initialState: Todos.State(), stepUpdates: mode != .withoutUpdates,
+            options: mode.options
           )
         let store = Self.todosStore(recordingTo: recorder)
         stores[mode] = (store, recorder)
@@ -94,9 +97,11 @@ extension ReplayBench {
     let enqueueOnly = median(timings[.enqueueOnly] ?? [])
     let concurrent = median(timings[.concurrent] ?? [])
     self.row("recording off", baseline, per: sends)
+    let withoutUpdates = median(timings[.withoutUpdates] ?? [])
     for (label, mode, duration) in [
       ("recording on, writer idle", Mode.enqueueOnly, enqueueOnly),
       ("recording on, writer busy", Mode.concurrent, concurrent),
+      ("on, busy, no step updates", Mode.withoutUpdates, withoutUpdates),
     ] {
       self.row(label, duration, per: sends)
       let ratio = median(ratios[mode] ?? [])

@@ -19,14 +19,16 @@ import Foundation
 /// try recorder.close()
 /// ```
 ///
-/// Recording costs the sending thread a copy-on-write copy of the action (and, every
-/// ``checkpointInterval`` actions, of the state) and an enqueue: encoding and writing happen on
-/// the ``LogWriter``'s background thread.
+/// Recording costs the sending thread a copy-on-write copy of the action and of the state and an
+/// enqueue: encoding, working out what each action changed, and writing happen on the
+/// ``LogWriter``'s background thread.
 public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sendable>: Sendable {
   /// How many actions apart the recorder writes full state checkpoints.
   public let checkpointInterval: Int
   /// The dependencies whose values the recorder captures.
   public let dependencies: [RecordableDependency]
+  /// Whether each action's record says what it changed in the state.
+  public let writesStepUpdates: Bool
   /// The file being written.
   public var url: URL { self.writer.url }
 
@@ -54,6 +56,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   ///   - schemaVersion: The version of the feature's types (``ActionLog/FeatureSchema``); by
   ///     default, what the state type declares (``ActionLog/SchemaVersioned``), or 1.
   ///   - dependencies: The dependencies to capture; uuid, date and random by default.
+  ///   - stepUpdates: Whether each action's record says what it changed in the state, worked out
+  ///     on the writer's thread: what lets a replay compare every step, and a reader without
+  ///     the feature show every state. On by default.
   ///   - startedAt: The wall-clock start written in the header; now by default.
   ///   - elapsed: The time since the start, for each action; a monotonic clock by default.
   ///   - options: How the writer behaves. Unless the options handle encoding failures, they are
@@ -67,6 +72,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     redacting redactions: Redactions = .none,
     schemaVersion: Int? = nil,
     dependencies: [RecordableDependency] = RecordableDependency.standard,
+    stepUpdates: Bool = true,
     startedAt: Date = Date(),
     elapsed: (@Sendable () -> Duration)? = nil,
     options: LogWriter.Options = LogWriter.Options()
@@ -83,6 +89,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     self.encodingFailures = encodingFailures
     self.checkpointInterval = max(1, checkpointInterval)
     self.dependencies = dependencies
+    self.writesStepUpdates = stepUpdates
     self.books = RecorderBookkeeping(dependencies)
     self.writer = try LogWriter(
       url: url,
@@ -96,7 +103,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         redactions: redactions,
         schemaVersion: schemaVersion ?? FeatureSchema.of(State.self).version,
         hasEffectLedger: true,
-        hasStepUpdates: true
+        hasStepUpdates: stepUpdates
       ),
       initialState: initialState,
       options: options
@@ -206,7 +213,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         // NB: Written out on the writer's thread: the shape holds its identifiers unwritten.
         effects: effects == .none ? nil : JSONValueSource { effects.ledgerJSON },
         // NB: What the action changed is worked out on the writer's thread, from this state.
-        state: state
+        state: self.writesStepUpdates ? state : nil
       )
     )
     if isCheckpoint {
