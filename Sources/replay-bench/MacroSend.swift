@@ -149,7 +149,8 @@ extension ReplayBench {
           continue
         }
         let id = actions.count % rows + 1
-        switch actions.count % 4 {
+        // NB: In this order, so that the editor is presented while it is typed in.
+        switch (actions.count - rows) % 4 {
         case 0: actions.append(toggle(id))
         case 1: actions.append(edit(id))
         case 2: actions.append(type("row \(actions.count)"))

@@ -38,19 +38,15 @@ extension ReplayBench {
     script: [Todos.Action], from initial: Todos.State
   ) -> [(action: Todos.Action, state: Todos.State)] {
     var state = initial
-    let reducer = withDependencies {
+    // NB: One generator for the whole script, whose ids count up as the script expects.
+    return withDependencies {
       $0.uuid = .incrementing
       $0.continuousClock = ImmediateClock()
     } operation: {
-      Todos()
-    }
-    return script.map { action in
-      _ = withDependencies {
-        $0.uuid = .incrementing
-      } operation: {
-        reducer.reduce(into: &state, action: action)
+      script.map { action in
+        _ = Todos().reduce(into: &state, action: action)
+        return (action, state)
       }
-      return (action, state)
     }
   }
 

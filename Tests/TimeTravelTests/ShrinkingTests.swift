@@ -185,6 +185,72 @@ import Testing
   }
 }
 
+extension ShrinkingTests {
+  /// The actions of a recording fed back by an effect its trigger, as the recording's ledger has
+  /// it, does not start: what no shrunk recording may hold.
+  static func impossibleFeedback(in recording: Recording) throws -> [Int] {
+    func feeds(_ value: JSONValue?) -> Bool {
+      switch value {
+      case .string("send")?: return true
+      case .object(let members)?:
+        return members.keys.contains("run") || members.values.contains { feeds($0) }
+      case .array(let elements)?: return elements.contains { feeds($0) }
+      default: return false
+      }
+    }
+    return try (1...max(recording.count, 1)).filter { seq in
+      guard seq <= recording.count, case let .effect(parent) = recording.origin(ofAction: seq)
+      else { return false }
+      return !feeds(try recording.recordedEffects(ofAction: parent))
+    }
+  }
+
+  @MainActor
+  @Test func everyShrunkRecordingCouldHappen() async throws {
+    let directory = TemporaryDirectory()
+    // A wallet session: the 102 it reaches is 100 + 7 - 5, three actions of eight.
+    let url = directory.file("wallet.actionlog")
+    let recorder = try RecorderOf<Transfer>(
+      url: url, feature: "transfer", initialState: Transfer.State())
+    let store = Store(initialState: Transfer.State()) { Transfer().recording(to: recorder) }
+    store.send(.deposit(100))
+    store.send(.startTransferTapped)
+    await store.send(.confirm).finish()
+    store.send(.deposit(7))
+    store.send(.deposit(12))
+    store.send(.spend(5))
+    store.send(.startTransferTapped)
+    try recorder.close()
+    let wallet = try Timeline(
+      recording: try Recording(contentsOf: url), reducer: Transfer(), feature: "transfer")
+    let outcome = try wallet.shrink(
+      to: directory.file("wallet.shrunk.actionlog"),
+      keeping: .watch(try StateCondition("balance == 102")))
+    #expect(outcome.kept == [1, 5, 7], "kept \(outcome.kept)")
+
+    // And shrinks of the bundled recordings, each scanned.
+    var shrunk = [directory.file("wallet.shrunk.actionlog")]
+    for (name, condition) in [
+      ("counter", "count == 10"), ("counter", "isLoading == true"), ("todos", "todos.count == 3"),
+    ] {
+      let recording = try Recording(contentsOf: bundledRecording(name))
+      let output = directory.file("\(name)-\(shrunk.count).actionlog")
+      if name == "counter" {
+        _ = try Timeline(recording: recording, reducer: CounterFeature(), feature: name)
+          .shrink(to: output, keeping: .watch(try StateCondition(condition)))
+      } else {
+        _ = try Timeline(recording: recording, reducer: Todos(), feature: name)
+          .shrink(to: output, keeping: .watch(try StateCondition(condition)))
+      }
+      shrunk.append(output)
+    }
+    for file in shrunk {
+      let recording = try Recording(contentsOf: file)
+      #expect(try Self.impossibleFeedback(in: recording) == [], "\(file.lastPathComponent)")
+    }
+  }
+}
+
 /// A transfer that must be started before it is confirmed, and whose confirmation spends through
 /// an effect.
 private struct Transfer: Reducer {
