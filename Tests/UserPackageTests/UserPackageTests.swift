@@ -96,6 +96,7 @@ import Testing
     }
 
     try await self.aHarmlessEditKeepsARecordingGreen(package)
+    try await self.aChangeOfWhatItStartsOrCancelsTurnsItRed(package)
 
     // The app's executable links no test framework.
     let bin = package.appendingPathComponent(".build/debug/wallet-replay")
@@ -215,6 +216,51 @@ extension UserPackageTests {
     #expect(saved.status == 0, "assertReplay: \(saved.all)")
     #expect(saved.all.contains("Test run with 1 test"), "assertReplay: \(saved.all)")
     try FileManager.default.removeItem(at: test)
+  }
+}
+
+extension UserPackageTests {
+  /// Edits of the wallet that change what it starts or cancels, each on its own: `verify` on
+  /// the session recorded before them fails at the step, with the effects recorded and replayed.
+  func aChangeOfWhatItStartsOrCancelsTurnsItRed(_ package: URL) async throws {
+    let source = package.appendingPathComponent("Sources/Wallet/Wallet.swift")
+    let original = try String(contentsOf: source, encoding: .utf8)
+    let cancellable = "      .cancellable(id: CancelID.sync, cancelInFlight: true)\n"
+    let edits: [(what: String, changes: [(String, String)], step: Int)] = [
+      ("the audit's effect dropped", [("return .run { _ in await Task.yield() }", "return .none")], 1),
+      ("the sync's .cancellable dropped", [(cancellable, "")], 1),
+      (
+        "the sync's id changed",
+        [
+          ("private enum CancelID { case sync }", "private enum CancelID { case sync, bank }"),
+          (cancellable, "      .cancellable(id: CancelID.bank, cancelInFlight: true)\n"),
+        ],
+        1
+      ),
+      ("the cancel removed", [("return .cancel(id: CancelID.sync)", "return .none")], 7),
+    ]
+    let replay = package.appendingPathComponent(".build/debug/wallet-replay").path
+    for edit in edits {
+      var text = original
+      for (old, new) in edit.changes {
+        try #require(text.components(separatedBy: old).count == 2, "\(old) is not in Wallet.swift")
+        text = text.replacingOccurrences(of: old, with: new)
+      }
+      try text.write(to: source, atomically: true, encoding: .utf8)
+      let rebuild = try await swift(["build", "--product", "wallet-replay"], in: package)
+      try #require(rebuild.status == 0, "\(edit.what): \(rebuild.all)")
+      let verify = try await run(
+        replay, ["verify", "Recordings/session.actionlog"], in: package, isProduct: false)
+      #expect(verify.status == 1, "\(edit.what): \(verify.all)")
+      #expect(
+        verify.output.contains(
+          "The replay's effects differ from the recording at step \(edit.step):"),
+        "\(edit.what): \(verify.all)")
+      let sides = verify.output.split(separator: "\n").map { $0.drop { $0 == " " } }
+      #expect(sides.contains { $0.hasPrefix("− ") }, "\(edit.what): \(verify.all)")
+      #expect(sides.contains { $0.hasPrefix("+ ") }, "\(edit.what): \(verify.all)")
+    }
+    try original.write(to: source, atomically: true, encoding: .utf8)
   }
 }
 
