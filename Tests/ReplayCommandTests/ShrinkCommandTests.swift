@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 import TestSupport
 import Testing
@@ -59,6 +60,9 @@ import Testing
     #expect(
       verified.output
         == "todos.shrunk.actionlog: today's reducer reproduces all 3 checkpoints of 3 actions.\n")
+    #expect(
+      try actionsNoEffectCouldHaveFedBack(
+        in: Recording(contentsOf: directory.file("todos.shrunk.actionlog"))) == [])
     let info = try await self.replay(["info", "--json", "todos.shrunk.actionlog"], in: directory)
     #expect(
       info.output.contains(
@@ -105,6 +109,12 @@ import Testing
     #expect(lines.count == 7)
     #expect(lines.filter { $0.hasSuffix("incrementButtonTapped") }.count == 5)
     #expect(lines.last?.contains(#"factResponse("5 is a prime number.")"#) == true)
+    // Each fact response stays with the request that fed it back.
+    for file in ["fact.actionlog", "fact-at-3.actionlog"] {
+      #expect(
+        try actionsNoEffectCouldHaveFedBack(in: Recording(contentsOf: directory.file(file))) == [],
+        "\(file)")
+    }
   }
 
   @Test func whatItCannotShrinkItSays() async throws {

@@ -30,3 +30,22 @@ public func lineOffsets(_ data: Data) -> [Int] {
   }
   return offsets
 }
+
+/// The actions of a recording fed back by an effect that its trigger, as the recording's effect
+/// ledger has it, does not start: what no recording a shrink writes may hold.
+public func actionsNoEffectCouldHaveFedBack(in recording: Recording) throws -> [Int] {
+  func feeds(_ value: JSONValue?) -> Bool {
+    switch value {
+    case .string("send")?: return true
+    case .object(let members)?:
+      return members.keys.contains("run") || members.values.contains { feeds($0) }
+    case .array(let elements)?: return elements.contains { feeds($0) }
+    default: return false
+    }
+  }
+  guard recording.count > 0 else { return [] }
+  return try (1...recording.count).filter { seq in
+    guard case let .effect(parent) = recording.origin(ofAction: seq) else { return false }
+    return !feeds(try recording.recordedEffects(ofAction: parent))
+  }
+}

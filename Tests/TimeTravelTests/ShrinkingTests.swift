@@ -186,25 +186,6 @@ import Testing
 }
 
 extension ShrinkingTests {
-  /// The actions of a recording fed back by an effect its trigger, as the recording's ledger has
-  /// it, does not start: what no shrunk recording may hold.
-  static func impossibleFeedback(in recording: Recording) throws -> [Int] {
-    func feeds(_ value: JSONValue?) -> Bool {
-      switch value {
-      case .string("send")?: return true
-      case .object(let members)?:
-        return members.keys.contains("run") || members.values.contains { feeds($0) }
-      case .array(let elements)?: return elements.contains { feeds($0) }
-      default: return false
-      }
-    }
-    return try (1...max(recording.count, 1)).filter { seq in
-      guard seq <= recording.count, case let .effect(parent) = recording.origin(ofAction: seq)
-      else { return false }
-      return !feeds(try recording.recordedEffects(ofAction: parent))
-    }
-  }
-
   @MainActor
   @Test func everyShrunkRecordingCouldHappen() async throws {
     let directory = TemporaryDirectory()
@@ -246,7 +227,7 @@ extension ShrinkingTests {
     }
     for file in shrunk {
       let recording = try Recording(contentsOf: file)
-      #expect(try Self.impossibleFeedback(in: recording) == [], "\(file.lastPathComponent)")
+      #expect(try actionsNoEffectCouldHaveFedBack(in: recording) == [], "\(file.lastPathComponent)")
     }
   }
 }
