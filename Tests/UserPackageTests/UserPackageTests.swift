@@ -97,6 +97,7 @@ import Testing
 
     try await self.aHarmlessEditKeepsARecordingGreen(package)
     try await self.aChangeOfWhatItStartsOrCancelsTurnsItRed(package)
+    try await self.aRedactedRecordingStaysGreenAfterARename(package)
 
     // The app's executable links no test framework.
     let bin = package.appendingPathComponent(".build/debug/wallet-replay")
@@ -260,6 +261,60 @@ extension UserPackageTests {
       #expect(sides.contains { $0.hasPrefix("− ") }, "\(edit.what): \(verify.all)")
       #expect(sides.contains { $0.hasPrefix("+ ") }, "\(edit.what): \(verify.all)")
     }
+    try original.write(to: source, atomically: true, encoding: .utf8)
+  }
+}
+
+extension UserPackageTests {
+  /// The saved session exported with the payments' amounts redacted, then read by a release in
+  /// which `amount` is `sum`, with the migration that says so: the redaction follows the rename,
+  /// so the recording verifies and migrates, and the migrated one names `sum`.
+  func aRedactedRecordingStaysGreenAfterARename(_ package: URL) async throws {
+    let replay = package.appendingPathComponent(".build/debug/wallet-replay").path
+    let exported = try await run(
+      replay,
+      [
+        "export", "Recordings/session.actionlog", "-o", "Recordings/redacted.actionlog",
+        "--redact-state", "payments[*].amount",
+      ],
+      in: package, isProduct: false)
+    try #require(exported.status == 0, "export: \(exported.all)")
+
+    let source = package.appendingPathComponent("Sources/Wallet/Wallet.swift")
+    let original = try String(contentsOf: source, encoding: .utf8)
+    var text = original
+    for (old, new) in [
+      ("    public var amount: Int\n    public var date: Date", "    public var sum: Int\n    public var date: Date"),
+      ("      self.amount = amount\n      self.date = date", "      self.sum = amount\n      self.date = date"),
+    ] {
+      try #require(text.components(separatedBy: old).count == 2, "\(old) is not in Wallet.swift")
+      text = text.replacingOccurrences(of: old, with: new)
+    }
+    text = "import ActionLog\n" + text + """
+
+      extension Wallet.State: SchemaVersioned {
+        public static let schema = FeatureSchema(
+          version: 2,
+          migrations: [Migration(from: 1, .renameField("amount", to: "sum", in: "payments[*]"))]
+        )
+      }
+
+      """
+    try text.write(to: source, atomically: true, encoding: .utf8)
+    let rebuild = try await swift(["build", "--product", "wallet-replay"], in: package)
+    try #require(rebuild.status == 0, "\(rebuild.all)")
+
+    let verify = try await run(
+      replay, ["verify", "Recordings/redacted.actionlog"], in: package, isProduct: false)
+    #expect(verify.status == 0, "verify: \(verify.all)")
+    let migrated = try await run(
+      replay, ["migrate", "Recordings/redacted.actionlog", "-o", "Recordings/redacted-v2.actionlog"],
+      in: package, isProduct: false)
+    #expect(migrated.status == 0, "migrate: \(migrated.all)")
+    let info = try await run(
+      replay, ["info", "Recordings/redacted-v2.actionlog"], in: package, isProduct: false)
+    #expect(info.output.contains("payments[*].sum"), "info: \(info.all)")
+    #expect(!info.output.contains("payments[*].amount"), "info: \(info.all)")
     try original.write(to: source, atomically: true, encoding: .utf8)
   }
 }
