@@ -160,16 +160,7 @@ extension Timeline {
         suspectIssues = replayed.issues
       }
       if comparesEffects, mismatch == nil {
-        let recorded: EffectShape
-        do {
-          recorded = try EffectShape(ledgerJSON: replayed.recordedEffects)
-        } catch var error as EffectLedgerError {
-          error.step = step
-          throw error
-        }
-        if !recorded.behavesLike(replayed.effects) {
-          mismatch = EffectMismatch(step: step, recorded: recorded, replayed: replayed.effects)
-        }
+        mismatch = try Self.effectMismatch(replayed, at: step)
       }
       // The effects differ and no checkpoint follows: say so with the states that agreed.
       if let mismatch, step == self.count, checkpoints.first != step {
@@ -232,6 +223,19 @@ extension Timeline {
 }
 
 extension Timeline {
+  /// The recorded and replayed effects of a step, when they do not behave alike.
+  static func effectMismatch(_ replayed: ReplayedStep, at step: Int) throws -> EffectMismatch? {
+    let recorded: EffectShape
+    do {
+      recorded = try EffectShape(ledgerJSON: replayed.recordedEffects)
+    } catch var error as EffectLedgerError {
+      error.step = step
+      throw error
+    }
+    guard !recorded.behavesLike(replayed.effects) else { return nil }
+    return EffectMismatch(step: step, recorded: recorded, replayed: replayed.effects)
+  }
+
   /// Whether two states differ only at paths the recording redacted, where a replay cannot
   /// reproduce the placeholders.
   func agreeOutsideRedactions(_ recorded: R.State, _ replayed: R.State) -> Bool {
@@ -266,19 +270,7 @@ extension Timeline {
       if step % 1_024 == 0, isCancelled() { return nil }
       willReplay(step)
       let replayed = try self.replayer.apply(step, to: &state)
-      var mismatch: EffectMismatch?
-      if comparesEffects {
-        let recorded: EffectShape
-        do {
-          recorded = try EffectShape(ledgerJSON: replayed.recordedEffects)
-        } catch var error as EffectLedgerError {
-          error.step = step
-          throw error
-        }
-        if !recorded.behavesLike(replayed.effects) {
-          mismatch = EffectMismatch(step: step, recorded: recorded, replayed: replayed.effects)
-        }
-      }
+      let mismatch = comparesEffects ? try Self.effectMismatch(replayed, at: step) : nil
       let recordedJSON =
         try replayed.recordedUpdate.map { try recordedStates.state(after: step, applying: $0) }
         ?? recordedStates.state(after: step)
