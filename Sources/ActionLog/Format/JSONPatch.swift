@@ -48,24 +48,21 @@ public struct JSONPatchOperation: Sendable, Hashable, Codable, CustomStringConve
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    self.op = try container.decode(Kind.self, forKey: .op)
-    let pointer = try container.decode(String.self, forKey: .path)
-    guard let path = Self.tokens(of: pointer) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .path, in: container,
-        debugDescription: "\"\(pointer)\" is not a JSON Pointer: it must be empty or start with \"/\""
-      )
-    }
-    self.path = path
-    if self.op == .move {
-      let pointer = try container.decode(String.self, forKey: .from)
-      guard let from = Self.tokens(of: pointer) else {
+    func tokens(_ key: CodingKeys) throws -> [String] {
+      let pointer = try container.decode(String.self, forKey: key)
+      guard let tokens = Self.tokens(of: pointer) else {
         throw DecodingError.dataCorruptedError(
-          forKey: .from, in: container,
-          debugDescription: "\"\(pointer)\" is not a JSON Pointer: it must be empty or start with \"/\""
+          forKey: key, in: container,
+          debugDescription:
+            "\"\(pointer)\" is not a JSON Pointer: it must be empty or start with \"/\""
         )
       }
-      self.from = from
+      return tokens
+    }
+    self.op = try container.decode(Kind.self, forKey: .op)
+    self.path = try tokens(.path)
+    if self.op == .move {
+      self.from = try tokens(.from)
       return
     }
     // NB: Not `decodeIfPresent`, which reads `null` as absent: `null` is a value to put. A

@@ -60,18 +60,27 @@ extension Recording {
   func rawState(after seq: Int, from known: (seq: Int, state: JSONValue)) throws -> JSONValue {
     var state = known.state
     for step in stride(from: known.seq + 1, through: seq, by: 1) {
-      guard let update = try self.update(ofAction: step), !update.isEmpty else { continue }
-      do {
-        state = try state.applying(update)
-      } catch let error as JSONPatchError {
-        let line = self.actionLine(at: step - 1)
-        throw ActionLogError.undecodable(
-          record: line.record, offset: line.offset, codingPath: "update",
-          reason: "\(error): the recording's updates do not follow its states"
-        )
-      }
+      guard let update = try self.update(ofAction: step) else { continue }
+      state = try self.applying(update, to: state, ofAction: step)
     }
     return state
+  }
+
+  /// `state` with action `seq`'s update applied; an update that does not apply is an error of
+  /// that action's record.
+  func applying(
+    _ update: [JSONPatchOperation], to state: JSONValue, ofAction seq: Int
+  ) throws -> JSONValue {
+    guard !update.isEmpty else { return state }
+    do {
+      return try state.applying(update)
+    } catch let error as JSONPatchError {
+      let line = self.actionLine(at: seq - 1)
+      throw ActionLogError.undecodable(
+        record: line.record, offset: line.offset, codingPath: "update",
+        reason: "\(error): the recording's updates do not follow its states"
+      )
+    }
   }
 
   /// A raw state read through the recording's migrations.
@@ -120,18 +129,7 @@ public struct RecordedStates {
     after seq: Int, applying update: [JSONPatchOperation]
   ) throws -> JSONValue {
     guard let known = self.known, known.seq == seq - 1 else { return try self.state(after: seq) }
-    var raw = known.state
-    if !update.isEmpty {
-      do {
-        raw = try raw.applying(update)
-      } catch let error as JSONPatchError {
-        let line = self.recording.actionLine(at: seq - 1)
-        throw ActionLogError.undecodable(
-          record: line.record, offset: line.offset, codingPath: "update",
-          reason: "\(error): the recording's updates do not follow its states"
-        )
-      }
-    }
+    let raw = try self.recording.applying(update, to: known.state, ofAction: seq)
     self.known = (seq, raw)
     return try self.recording.migratedState(raw, after: seq)
   }

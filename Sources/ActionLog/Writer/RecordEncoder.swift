@@ -137,7 +137,9 @@ struct RecordEncoder {
 
   /// A state as the recording holds it: encoded, redacted, read back as a value.
   private mutating func stateJSON(_ state: some Encodable & Sendable) throws -> JSONValue {
-    var bytes = try self.codec.encode(AnyEncodable(value: state))
+    // NB: Through the encoder kept for records, as the record after it will be.
+    var bytes: [UInt8] = []
+    try self.encode(AnyEncodable(value: state), appendingTo: &bytes)
     if !self.redactions.state.isEmpty {
       self.placeholders.countsHits = false
       defer { self.placeholders.countsHits = true }

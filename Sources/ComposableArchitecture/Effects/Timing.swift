@@ -136,18 +136,20 @@ final class _Throttles: Sendable {
   private struct Entry {
     var last: (any InstantProtocol & Sendable)?
     var waiting: UInt64?
+    /// The last ticket given for this identifier: tickets are compared only within one.
+    var tickets: UInt64 = 0
   }
 
   private let entries = LockIsolated<[_CancelID: Entry]>([:])
-  private let tickets = LockIsolated<UInt64>(0)
 
   func admit<I: InstantProtocol & Sendable>(
     _ key: _CancelID, now: I, interval: Duration, latest: Bool
   ) -> Admission<I> where I.Duration == Duration {
-    let ticket = self.tickets.withValue { $0 += 1; return $0 }
-    return self.entries.withValue { entries in
+    self.entries.withValue { entries in
       var entry = entries[key] ?? Entry()
       defer { entries[key] = entry }
+      entry.tickets += 1
+      let ticket = entry.tickets
       guard let last = entry.last as? I, now < last.advanced(by: interval) else {
         entry.last = now
         entry.waiting = nil

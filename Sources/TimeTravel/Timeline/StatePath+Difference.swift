@@ -82,9 +82,7 @@ extension StatePath {
   /// A dictionary's entries with their keys written out: names, or a stack's identities (`#0`).
   static func keyedEntries(of mirror: Mirror) -> [(key: String, value: Any)] {
     mirror.children.compactMap { child in
-      let pair = Array(Mirror(reflecting: child.value).children)
-      guard pair.count == 2 else { return nil }
-      return (pair[0].value as? String ?? "\(pair[0].value)", pair[1].value)
+      Self.pair(child.value).map { ($0.key as? String ?? "\($0.key)", $0.value) }
     }
   }
 }

@@ -205,7 +205,7 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// A dictionary entry's key and value.
-  private static func pair(_ entry: Any) -> (key: Any, value: Any)? {
+  static func pair(_ entry: Any) -> (key: Any, value: Any)? {
     let pair = Array(Mirror(reflecting: entry).children)
     return pair.count == 2 ? (pair[0].value, pair[1].value) : nil
   }
@@ -240,9 +240,7 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
   /// The entries of a dictionary whose keys are strings.
   static func entries(of mirror: Mirror) -> [(key: String, value: Any)] {
     mirror.children.compactMap { child in
-      let pair = Array(Mirror(reflecting: child.value).children)
-      guard pair.count == 2, let key = pair[0].value as? String else { return nil }
-      return (key, pair[1].value)
+      Self.pair(child.value).flatMap { pair in (pair.key as? String).map { ($0, pair.value) } }
     }
   }
 
