@@ -153,6 +153,13 @@ extension Recording {
     let statePaths = redactions.state.map { $0.under("value") }
     let actionPaths = redactions.actions.map { $0.under("value") }
     let cutTime = cut == 0 ? 0 : self.actionTime(at: cut - 1)
+    // NB: A time the reader accepted may lie so far from the cut that the difference overflows
+    // (a damaged record); the export saturates it rather than trap.
+    func rebased(_ time: Int64) -> Int64 {
+      let (difference, overflow) = time.subtractingReportingOverflow(cutTime)
+      guard overflow else { return difference }
+      return time < cutTime ? .min : .max
+    }
     var output: [UInt8] = []
     var records = 0
 
@@ -284,7 +291,7 @@ extension Recording {
         let trigger = self.actionTrigger(at: seq - 1)
         var replacements = [
           "seq": Array(String(number).utf8),
-          "time": Array(String(self.actionTime(at: seq - 1) - cutTime).utf8),
+          "time": Array(String(rebased(self.actionTime(at: seq - 1))).utf8),
         ]
         var removals: Set<String> = []
         var additions: [(String, [UInt8])] = []
@@ -356,8 +363,8 @@ extension Recording {
       }
     }
     if self.ending == .clean {
-      let time =
-        (self.endTime ?? (self.count > 0 ? self.actionTime(at: self.count - 1) : 0)) - cutTime
+      let time = rebased(
+        self.endTime ?? (self.count > 0 ? self.actionTime(at: self.count - 1) : 0))
       append(
         try self.codec.encode(
           EndRecord(kind: RecordKind.end.rawValue, seq: kept.count, time: time)
