@@ -138,7 +138,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "record-stress",
-      dependencies: ["ComposableArchitecture", "TimeTravel"]
+      dependencies: ["ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
     ),
     .target(
       name: "ExampleFeatures",

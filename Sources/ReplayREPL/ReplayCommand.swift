@@ -44,7 +44,7 @@ public struct ReplayCommand: ParsableCommand {
       """,
     subcommands: [
       Open.self, Info.self, List.self, Verify.self, Check.self, Migrate.self, Rerecord.self,
-      Shrink.self, Export.self, ExportTest.self,
+      Shrink.self, Export.self, ExportTest.self, Report.self,
     ],
     defaultSubcommand: Open.self
   )

@@ -1,10 +1,16 @@
 import ComposableArchitecture
+import ExampleFeatures
 import Foundation
 import TimeTravel
 
 /// Records actions through a real store as fast as it can, until it is killed.
 ///
 ///     $ record-stress OUTPUT.actionlog [--flush-every N]
+///     $ record-stress --rolling DIRECTORY [--flush-every N] [--segment-bytes B]
+///
+/// With `--rolling` it records the counter feature (`counter`, so `replay` can verify it)
+/// into a rolling recording that keeps 8 segments' worth of bytes: each action taps
+/// increment, so after action N the count is N.
 ///
 /// After each completed `flush()` it prints `ack N` on standard output: every action up to N is
 /// then in the file. The kill test reads those lines, kills the process at a random moment, and
@@ -22,6 +28,18 @@ struct RecordStress {
   @MainActor
   static func main() throws {
     let arguments = CommandLine.arguments.dropFirst()
+    func option(_ name: String) -> Int? {
+      guard let index = arguments.firstIndex(of: name), index + 1 < arguments.endIndex,
+        let value = Int(arguments[index + 1]), value > 0
+      else { return nil }
+      return value
+    }
+    if let index = arguments.firstIndex(of: "--rolling"), index + 1 < arguments.endIndex {
+      try Self.rolling(
+        into: URL(fileURLWithPath: arguments[index + 1]),
+        flushEvery: option("--flush-every") ?? 100,
+        segmentBytes: option("--segment-bytes") ?? 4_096)
+    }
     guard let path = arguments.first, !path.hasPrefix("-") else {
       FileHandle.standardError.write(
         Data("usage: record-stress OUTPUT.actionlog [--flush-every N]\n".utf8)
@@ -43,6 +61,26 @@ struct RecordStress {
     while true {
       action += 1
       store.send(action)
+      if action.isMultiple(of: flushEvery) {
+        try recorder.flush()
+        FileHandle.standardOutput.write(Data("ack \(action)\n".utf8))
+      }
+    }
+  }
+
+  @MainActor
+  static func rolling(into directory: URL, flushEvery: Int, segmentBytes: Int) throws -> Never {
+    let recorder = try RecorderOf<CounterFeature>(
+      directory: directory, feature: "counter", initialState: CounterFeature.State(),
+      retention: .bytes(8 * segmentBytes), segmentBytes: segmentBytes, checkpointInterval: 10
+    )
+    let store = Store(initialState: CounterFeature.State()) {
+      CounterFeature().recording(to: recorder)
+    }
+    var action = 0
+    while true {
+      action += 1
+      store.send(.incrementButtonTapped)
       if action.isMultiple(of: flushEvery) {
         try recorder.flush()
         FileHandle.standardOutput.write(Data("ack \(action)\n".utf8))

@@ -29,13 +29,17 @@ public struct ExportOptions: Sendable {
   /// Keeps only some actions (`replay shrink`), renumbered in order, with new checkpoints in
   /// place of the recorded ones; `nil` keeps them all. A ``cut`` is ignored with a subset.
   public var subset: Subset?
+  /// Every file operation goes through it; the machine's own by default.
+  public var fileSystem: any LogFileSystem
 
   /// Creates options.
   public init(
     metadata: [String: String] = [:], redactions: Redactions = .none, cut: Cut? = nil,
     schema: FeatureSchema? = nil, checkpointStates: [Int: [UInt8]] = [:],
-    effectLedger: [Int: JSONValue?]? = nil, subset: Subset? = nil
+    effectLedger: [Int: JSONValue?]? = nil, subset: Subset? = nil,
+    fileSystem: any LogFileSystem = .posix
   ) {
+    self.fileSystem = fileSystem
     self.metadata = metadata
     self.redactions = redactions
     self.cut = cut
@@ -372,16 +376,19 @@ extension Recording {
       )
     }
 
-    let descriptor = try LogFile.create(url, header: output, syncsFirst: true)
-    if closeDescriptor(descriptor) != 0 {
-      let reason = String(cString: strerror(errno))
-      unlink(url.path)
+    let fileSystem = options.fileSystem
+    let file = try LogFile.create(url, header: output, fileSystem: fileSystem, syncsFirst: true)
+    if let reason = file.close() {
+      try? fileSystem.unlink(url.path)
       throw ActionLogError.writeFailed(path: url.path, reason: reason)
     }
     // Read it back: what was written must be what was meant.
     let written: Recording
     do {
-      written = try Recording(contentsOf: url, limits: self.limits, codec: self.codec)
+      written =
+        fileSystem is POSIXFileSystem
+        ? try Recording(contentsOf: url, limits: self.limits, codec: self.codec)
+        : try Recording(data: Data(output), url: url, limits: self.limits, codec: self.codec)
       guard written.count == kept.count,
         written.ending == (self.ending == .clean ? .clean : .unterminated)
       else {
@@ -391,7 +398,7 @@ extension Recording {
         )
       }
     } catch {
-      unlink(url.path)
+      try? fileSystem.unlink(url.path)
       throw error
     }
     let hits = placeholders.hits

@@ -13,6 +13,11 @@ extension LogWriter {
     public var codec: any RecordCodec
     /// Told, on the writer's thread, when a record could not be encoded and a note replaced it.
     public var onEncodingFailure: (@Sendable (String) -> Void)?
+    /// Every file operation goes through it; the machine's own by default.
+    public var fileSystem: any LogFileSystem
+    /// Told, on the writer's thread, when a rolling recording could not start a new segment
+    /// (a full disk): the current one goes on, and the next checkpoint tries again.
+    public var onRotationFailure: (@Sendable (String) -> Void)?
 
     /// Creates options.
     public init(
@@ -21,8 +26,12 @@ extension LogWriter {
       batchSize: Int = 1_024,
       maximumPendingRecords: Int = 65_536,
       codec: any RecordCodec = CompactJSONCodec(),
-      onEncodingFailure: (@Sendable (String) -> Void)? = nil
+      onEncodingFailure: (@Sendable (String) -> Void)? = nil,
+      fileSystem: any LogFileSystem = .posix,
+      onRotationFailure: (@Sendable (String) -> Void)? = nil
     ) {
+      self.fileSystem = fileSystem
+      self.onRotationFailure = onRotationFailure
       self.syncPolicy = syncPolicy
       self.flushInterval = flushInterval
       self.batchSize = max(1, batchSize)

@@ -43,11 +43,15 @@ import Foundation
 /// ``SyncPolicy``; the `RecordEncoder`, which encodes, redacts and frames; and the `LogFile`,
 /// which creates, appends, syncs and closes.
 public final class LogWriter: @unchecked Sendable {
-  /// The file the writer appends to.
-  public let url: URL
+  /// The file the writer appends to: for a rolling recording, the segment being written.
+  public var url: URL {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    return self.currentURL
+  }
 
   private let options: Options
-  private let descriptor: Int32
+  private let rolling: Rolling?
   private let condition = NSCondition()
   private var thread: Thread?
 
@@ -65,9 +69,15 @@ public final class LogWriter: @unchecked Sendable {
   private var isFinished = false
   private var endTime: Duration?
   private var failure: ActionLogError?
+  private var currentURL: URL
 
   // The writer thread's own; read by others once it has finished.
   private var encoder: RecordEncoder
+  private var file: LogFile
+  /// The header every segment of a rolling recording starts from.
+  private var header: LogHeader
+  /// A rolling recording's segments, oldest first, the current one last.
+  private var segments: [(url: URL, bytes: Int, start: Duration)] = []
 
   /// Creates the file and writes its header.
   ///
@@ -84,15 +94,72 @@ public final class LogWriter: @unchecked Sendable {
     initialState: some Encodable & Sendable,
     options: Options = Options()
   ) throws {
-    self.url = url
     self.options = options
+    self.rolling = nil
     var encoder = RecordEncoder(
       codec: options.codec, redactions: header.redactions,
       onEncodingFailure: options.onEncodingFailure
     )
     let line = try encoder.header(header, initialState: initialState)
     self.encoder = encoder
-    self.descriptor = try LogFile.create(url, header: line)
+    self.header = header
+    self.file = try LogFile.create(
+      url, header: line, fileSystem: options.fileSystem,
+      syncsDirectory: options.syncPolicy != .never)
+    self.currentURL = url
+    self.start()
+  }
+
+  /// Starts a rolling recording: creates its first segment in the folder and writes its header.
+  ///
+  /// The writer starts a new segment after a checkpoint once the current one is as large or as
+  /// long as ``Rolling`` says, from the checkpoint's state, and deletes the oldest segments the
+  /// retention no longer keeps. Each segment is created, published and its directory synced
+  /// before any action in it is acknowledged; a deletion is synced with the new segment's name.
+  ///
+  /// - Parameters:
+  ///   - rolling: Where the segments go and how much to keep.
+  ///   - header: What the recording is; each segment's metadata adds `session`, `segment` and
+  ///     `firstAction`.
+  ///   - initialState: The state before the first action.
+  ///   - options: How the writer behaves.
+  public init(
+    rolling: Rolling,
+    header: LogHeader,
+    initialState: some Encodable & Sendable,
+    options: Options = Options()
+  ) throws {
+    self.options = options
+    self.rolling = rolling
+    var encoder = RecordEncoder(
+      codec: options.codec, redactions: header.redactions,
+      onEncodingFailure: options.onEncodingFailure
+    )
+    var header = header
+    header.metadata["session"] = rolling.session
+    self.header = header
+    let first = Self.segmentHeader(header, index: 1, firstAction: 1)
+    let line = try encoder.header(first, initialState: initialState)
+    self.encoder = encoder
+    let url = rolling.directory.appendingPathComponent(
+      LogDirectory.segmentName(session: rolling.session, index: 1))
+    self.file = try LogFile.create(
+      url, header: line, fileSystem: options.fileSystem,
+      syncsDirectory: options.syncPolicy != .never)
+    self.currentURL = url
+    self.segments = [(url, line.count, .zero)]
+    self.start()
+  }
+
+  private static func segmentHeader(_ header: LogHeader, index: Int, firstAction: Int) -> LogHeader
+  {
+    var header = header
+    header.metadata["segment"] = String(index)
+    header.metadata["firstAction"] = String(firstAction)
+    return header
+  }
+
+  private func start() {
     let thread = Thread { [self] in self.run() }
     thread.name = "ActionLog.LogWriter"
     thread.qualityOfService = .utility
@@ -189,8 +256,14 @@ public final class LogWriter: @unchecked Sendable {
       self.condition.broadcast()
       self.condition.unlock()
 
+      var error: String?
       for entry in batch {
         self.encoder.append(entry, to: &buffer)
+        if let rolling = self.rolling, case let .checkpoint(seq, state) = entry,
+          self.rotationIsDue(rolling, buffered: buffer.count)
+        {
+          error = error ?? self.rotate(rolling, after: seq, state: state, buffer: &buffer)
+        }
       }
       // NB: Emptied here, so the entries are destroyed on this thread, and handed back to be
       // the next `pending` (unless it is larger than a batch needs to be).
@@ -198,18 +271,21 @@ public final class LogWriter: @unchecked Sendable {
       if isClosing {
         self.encoder.appendEnding(at: endTime, to: &buffer)
       }
-      var error = buffer.isEmpty ? nil : LogFile.writeAll(buffer, to: self.descriptor)
+      if error == nil, !buffer.isEmpty {
+        error = self.file.write(buffer)
+        if self.rolling != nil { self.segments[self.segments.count - 1].bytes += buffer.count }
+      }
       buffer.removeAll(keepingCapacity: true)
       if error == nil, wantsSync, self.options.syncPolicy != .never {
-        error = LogFile.sync(self.descriptor)
+        error = self.file.sync()
       }
-      if isClosing, let closing = LogFile.close(self.descriptor), error == nil {
+      if isClosing, let closing = self.file.close(), error == nil {
         error = closing
       }
 
       self.condition.lock()
       if let error, self.failure == nil {
-        self.failure = .writeFailed(path: self.url.path, reason: error)
+        self.failure = .writeFailed(path: self.file.url.path, reason: error)
       }
       self.written = batchEnd
       self.spare = batch
@@ -222,6 +298,88 @@ public final class LogWriter: @unchecked Sendable {
       self.condition.broadcast()
       self.condition.unlock()
       if isClosing { return }
+    }
+  }
+
+  // MARK: - Rotation (the writer thread's)
+
+  private func rotationIsDue(_ rolling: Rolling, buffered: Int) -> Bool {
+    guard let current = self.segments.last else { return false }
+    if current.bytes + buffered >= rolling.segmentBytes { return true }
+    if let duration = rolling.segmentDuration,
+      self.encoder.lastTime - current.start >= duration
+    {
+      return true
+    }
+    return false
+  }
+
+  /// Starts the next segment from the state after action `seq`: creates and publishes it
+  /// first, so that a failure (a full disk) leaves the current one going on; then ends, writes,
+  /// syncs and closes the current one, and deletes what the retention no longer keeps.
+  ///
+  /// - Returns: The error text of a failed write to the current segment.
+  private func rotate(
+    _ rolling: Rolling, after seq: Int, state: any Encodable & Sendable,
+    buffer: inout [UInt8]
+  ) -> String? {
+    let index = self.segments.count + self.deletedSegments + 1
+    let header = Self.segmentHeader(self.header, index: index, firstAction: seq + 1)
+    let url = rolling.directory.appendingPathComponent(
+      LogDirectory.segmentName(session: rolling.session, index: index))
+    let next: LogFile
+    let line: [UInt8]
+    do {
+      var encoder = self.encoder
+      line = try encoder.header(header, initialState: state)
+      next = try LogFile.create(
+        url, header: line, fileSystem: self.options.fileSystem,
+        syncsDirectory: self.options.syncPolicy != .never)
+      self.encoder = encoder
+    } catch {
+      self.options.onRotationFailure?(
+        """
+        could not start segment \(index) (\(url.lastPathComponent)): \(error). Recording goes on \
+        in \(self.file.url.lastPathComponent); the next checkpoint tries again
+        """)
+      return nil
+    }
+    self.encoder.appendEnding(at: nil, to: &buffer, notesUnmatched: false)
+    var error = self.file.write(buffer)
+    self.segments[self.segments.count - 1].bytes += buffer.count
+    buffer.removeAll(keepingCapacity: true)
+    if error == nil, self.options.syncPolicy != .never { error = self.file.sync() }
+    if let closing = self.file.close(), error == nil { error = closing }
+    self.file = next
+    self.encoder.base = seq
+    self.segments.append((url, line.count, self.encoder.lastTime))
+    self.condition.lock()
+    self.currentURL = url
+    self.condition.unlock()
+    self.deleteExpiredSegments(rolling)
+    return error
+  }
+
+  private var deletedSegments = 0
+
+  /// Deletes the oldest segments the retention does not keep (never the current one), then
+  /// syncs the directory once.
+  private func deleteExpiredSegments(_ rolling: Rolling) {
+    var deleted = 0
+    while self.segments.count > 1 {
+      let total = self.segments.reduce(0) { $0 + $1.bytes }
+      let tooLarge = rolling.retention.bytes.map { total > $0 } ?? false
+      // NB: The oldest goes once the next one starts inside the kept age: what it holds is older.
+      let tooOld =
+        rolling.retention.age.map { self.segments[1].start <= self.encoder.lastTime - $0 } ?? false
+      guard tooLarge || tooOld else { break }
+      try? self.options.fileSystem.unlink(self.segments.removeFirst().url.path)
+      deleted += 1
+    }
+    guard deleted > 0 else { return }
+    self.deletedSegments += deleted
+    if self.options.syncPolicy != .never {
+      try? self.options.fileSystem.syncDirectory(rolling.directory.path)
     }
   }
 

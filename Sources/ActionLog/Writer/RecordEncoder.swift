@@ -9,7 +9,11 @@ struct RecordEncoder {
   private let statePaths: [RedactionPath]
   private var placeholders = RedactionPlaceholders()
   private var lastActionSeq = 0
-  private var lastTime: Duration = .zero
+  /// The time of the last action appended.
+  private(set) var lastTime: Duration = .zero
+  /// The action before the file's first: a rolling recording's segment numbers its actions
+  /// from 1, and an effect's trigger from before it is left out.
+  var base = 0
   /// The compact codec, with its encoder kept from one record to the next.
   private let compact: (codec: CompactJSONCodec, writer: JSONStreamWriter)?
   /// Whether action records say what the action changed (the header's step updates).
@@ -58,15 +62,17 @@ struct RecordEncoder {
   /// Appends an entry's line to `buffer`; a note in its place when it cannot be encoded.
   mutating func append(_ entry: LogWriter.Entry, to buffer: inout [UInt8]) {
     switch entry {
-    case let .action(seq, time, origin, value, captured, effects, state):
+    case let .action(globalSeq, time, origin, value, captured, effects, state):
+      let seq = globalSeq - self.base
       self.lastActionSeq = seq
       self.lastTime = time
-      let trigger: Int? = if case let .effect(parent) = origin { parent } else { nil }
+      let parent: Int? = if case let .effect(parent) = origin { parent - self.base } else { nil }
+      let trigger = parent.flatMap { $0 > 0 ? $0 : nil }
       let update = self.update(after: seq, state: state, notesTo: &buffer)
       let record = ActionRecord(
         kind: RecordKind.action.rawValue,
         seq: seq,
-        source: trigger == nil ? "send" : "effect",
+        source: parent == nil ? "send" : "effect",
         time: time.nanoseconds,
         trigger: trigger,
         uses: captured.isEmpty ? nil : captured,
@@ -87,7 +93,8 @@ struct RecordEncoder {
         self.appendNote(seq: seq, text: text, unrecorded: "action", to: &buffer)
       }
 
-    case let .checkpoint(seq, state):
+    case let .checkpoint(globalSeq, state):
+      let seq = globalSeq - self.base
       let record = CheckpointRecord(
         kind: RecordKind.checkpoint.rawValue, seq: seq, value: AnyEncodable(value: state)
       )
@@ -104,8 +111,8 @@ struct RecordEncoder {
         self.appendNote(seq: seq, text: text, unrecorded: "checkpoint", to: &buffer)
       }
 
-    case let .note(seq, text):
-      self.appendNote(seq: seq, text: text, unrecorded: nil, to: &buffer)
+    case let .note(globalSeq, text):
+      self.appendNote(seq: max(0, globalSeq - self.base), text: text, unrecorded: nil, to: &buffer)
     }
   }
 
@@ -151,8 +158,12 @@ struct RecordEncoder {
 
   /// Appends what closes a recording: a note for each redaction path that matched nothing, and
   /// the `end` record at `time` (by default the last action's).
-  mutating func appendEnding(at time: Duration?, to buffer: inout [UInt8]) {
-    let unmatched = self.unmatchedRedactions
+  ///
+  /// A segment that another follows ends without the notes: the session's last segment has them.
+  mutating func appendEnding(
+    at time: Duration?, to buffer: inout [UInt8], notesUnmatched: Bool = true
+  ) {
+    let unmatched = notesUnmatched ? self.unmatchedRedactions : .none
     for path in unmatched.state {
       let text = "the state redaction path \(path) matched no value"
       self.appendNote(seq: self.lastActionSeq, text: text, unrecorded: nil, to: &buffer)

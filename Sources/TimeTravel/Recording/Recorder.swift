@@ -29,12 +29,16 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   public let dependencies: [RecordableDependency]
   /// Whether each action's record says what it changed in the state.
   public let writesStepUpdates: Bool
-  /// The file being written.
+  /// The file being written: for a rolling recording, the segment being written.
   public var url: URL { self.writer.url }
+  /// Where a rolling recording writes its segments; `nil` for a single file.
+  public let rolling: LogWriter.Rolling?
 
   let books: RecorderBookkeeping
   private let writer: LogWriter
   private let encodingFailures: LockIsolated<[String]>
+  private let rotationFailures: LockIsolated<[String]>
+  let fileSystem: any LogFileSystem
   private let elapsed: @Sendable () -> Duration
   /// The state after the last action, for the checkpoint at close; guarded by `books.lock`.
   /// While an action is reduced it holds nothing (see `begin`).
@@ -63,7 +67,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   ///   - elapsed: The time since the start, for each action; a monotonic clock by default.
   ///   - options: How the writer behaves. Unless the options handle encoding failures, they are
   ///     reported as issues on ``flush()`` and ``close()``.
-  public init(
+  public convenience init(
     url: URL,
     feature: String,
     initialState: State,
@@ -77,6 +81,104 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     elapsed: (@Sendable () -> Duration)? = nil,
     options: LogWriter.Options = LogWriter.Options()
   ) throws {
+    try self.init(
+      feature: feature, initialState: initialState, checkpointInterval: checkpointInterval,
+      metadata: metadata, redactions: redactions, schemaVersion: schemaVersion,
+      dependencies: dependencies, stepUpdates: stepUpdates, startedAt: startedAt,
+      elapsed: elapsed, options: options, rolling: nil
+    ) { header, options in
+      try LogWriter(url: url, header: header, initialState: initialState, options: options)
+    }
+  }
+
+  /// Starts a rolling recording in a folder, for recording all the time in the field: segments
+  /// of it are written one after another, and the oldest are deleted once the retention no
+  /// longer keeps them, so the folder holds at most the retention and one segment more.
+  ///
+  /// ```swift
+  /// let recorder = try RecorderOf<Todos>(
+  ///   directory: recordings, feature: "todos", initialState: Todos.State(),
+  ///   retention: .minutes(10)
+  /// )
+  /// ```
+  ///
+  /// Each segment is an ordinary recording that starts from the state at its start, so what is
+  /// kept replays without what was deleted. ``bugReport(to:last:note:metadata:redacting:)``
+  /// makes one file of the last minutes. Starting removes the temporary files a crash left in
+  /// the folder, and every session but the newest `keepingPreviousSessions` (the one a crash may
+  /// have cut short: see ``unfinishedSessions(in:)``).
+  ///
+  /// - Parameters:
+  ///   - directory: The folder for the segments; created if missing.
+  ///   - retention: How much to keep: `.minutes(10)`, `.bytes(50 << 20)`, or `.both(…)`.
+  ///   - keepingPreviousSessions: How many earlier sessions in the folder to keep; 1 by default.
+  ///   - segmentBytes: The size at which a segment ends; a tenth of the retention's bytes by
+  ///     default.
+  ///   - segmentDuration: The time at which a segment ends; a tenth of the retention's age by
+  ///     default.
+  ///   - Other parameters: As ``init(url:feature:initialState:checkpointInterval:metadata:redacting:schemaVersion:dependencies:stepUpdates:startedAt:elapsed:options:)``.
+  ///     A segment can end only at a checkpoint, so `checkpointInterval` bounds how finely.
+  public convenience init(
+    directory: URL,
+    feature: String,
+    initialState: State,
+    retention: LogWriter.Retention,
+    keepingPreviousSessions: Int = 1,
+    segmentBytes: Int? = nil,
+    segmentDuration: Duration? = nil,
+    checkpointInterval: Int = 100,
+    metadata: [String: String] = [:],
+    redacting redactions: Redactions = .none,
+    schemaVersion: Int? = nil,
+    dependencies: [RecordableDependency] = RecordableDependency.standard,
+    stepUpdates: Bool = true,
+    startedAt: Date = Date(),
+    elapsed: (@Sendable () -> Duration)? = nil,
+    options: LogWriter.Options = LogWriter.Options()
+  ) throws {
+    let fileSystem = options.fileSystem
+    if fileSystem is POSIXFileSystem {
+      do {
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+      } catch {
+        throw ActionLogError.writeFailed(path: directory.path, reason: "\(error)")
+      }
+    }
+    try LogDirectory.removeLeftovers(in: directory, fileSystem: fileSystem)
+    let previous = try RecordedSession.all(in: directory, fileSystem: fileSystem)
+    for session in previous.dropLast(max(0, keepingPreviousSessions)) {
+      session.remove(fileSystem: fileSystem)
+    }
+    let rolling = LogWriter.Rolling(
+      directory: directory,
+      session: LogDirectory.newSessionName(feature: feature, startedAt: startedAt),
+      retention: retention, segmentBytes: segmentBytes, segmentDuration: segmentDuration
+    )
+    try self.init(
+      feature: feature, initialState: initialState, checkpointInterval: checkpointInterval,
+      metadata: metadata, redactions: redactions, schemaVersion: schemaVersion,
+      dependencies: dependencies, stepUpdates: stepUpdates, startedAt: startedAt,
+      elapsed: elapsed, options: options, rolling: rolling
+    ) { header, options in
+      try LogWriter(rolling: rolling, header: header, initialState: initialState, options: options)
+    }
+  }
+
+  init(
+    feature: String,
+    initialState: State,
+    checkpointInterval: Int,
+    metadata: [String: String],
+    redactions: Redactions,
+    schemaVersion: Int?,
+    dependencies: [RecordableDependency],
+    stepUpdates: Bool,
+    startedAt: Date,
+    elapsed: (@Sendable () -> Duration)?,
+    options: LogWriter.Options,
+    rolling: LogWriter.Rolling?,
+    makeWriter: (LogHeader, LogWriter.Options) throws -> LogWriter
+  ) throws {
     var options = options
     let encodingFailures = LockIsolated<[String]>([])
     if options.onEncodingFailure == nil {
@@ -86,14 +188,22 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         encodingFailures.withValue { $0.append(message) }
       }
     }
+    let rotationFailures = LockIsolated<[String]>([])
+    if options.onRotationFailure == nil {
+      options.onRotationFailure = { message in
+        rotationFailures.withValue { $0.append(message) }
+      }
+    }
     self.encodingFailures = encodingFailures
+    self.rotationFailures = rotationFailures
+    self.rolling = rolling
+    self.fileSystem = options.fileSystem
     self.checkpointInterval = max(1, checkpointInterval)
     self.dependencies = dependencies
     self.writesStepUpdates = stepUpdates
     self.books = RecorderBookkeeping(dependencies)
-    self.writer = try LogWriter(
-      url: url,
-      header: LogHeader(
+    self.writer = try makeWriter(
+      LogHeader(
         feature: feature,
         stateType: recordedTypeName(State.self),
         actionType: recordedTypeName(Action.self),
@@ -105,8 +215,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         hasEffectLedger: true,
         hasStepUpdates: stepUpdates
       ),
-      initialState: initialState,
-      options: options
+      options
     )
     if let elapsed {
       self.elapsed = elapsed
@@ -157,6 +266,12 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   }
 
   private func reportEncodingFailures() {
+    for failure in self.rotationFailures.withValue({ failures in
+      defer { failures.removeAll() }
+      return failures
+    }) {
+      reportIssue("The recorder \(failure).")
+    }
     let failures = self.encodingFailures.withValue { failures in
       defer { failures.removeAll() }
       return failures
@@ -266,4 +381,53 @@ public func recordedTypeName(_ type: Any.Type) -> String {
     name.removeSubrange(start.lowerBound..<end.upperBound)
   }
   return name
+}
+
+extension Recorder {
+  /// The rolling recordings of this feature in `directory` that did not end cleanly: after a
+  /// crash, the previous session, from which the app can make a bug report.
+  ///
+  /// ```swift
+  /// for session in try RecorderOf<Todos>.unfinishedSessions(in: recordings) {
+  ///   try session.bugReport(to: crashReport, last: .seconds(300), note: "after a crash")
+  /// }
+  /// ```
+  public static func unfinishedSessions(
+    in directory: URL, fileSystem: any LogFileSystem = .posix
+  ) throws -> [RecordedSession] {
+    let stateType = recordedTypeName(State.self)
+    return try RecordedSession.unfinished(in: directory, fileSystem: fileSystem).filter {
+      session in
+      guard let first = session.segments.first, let recording = try? Recording(contentsOf: first)
+      else { return false }
+      return recording.header.stateType == stateType
+    }
+  }
+
+  /// Writes one ordinary recording of the last actions, for a bug report, while recording goes
+  /// on: what was recorded is flushed first. For a rolling recording it is made from the
+  /// segments; for a single file, from the file. See
+  /// ``RecordedSession/bugReport(to:last:note:metadata:redacting:fileSystem:)``.
+  @discardableResult
+  public func bugReport(
+    to url: URL, last: Duration? = .seconds(300), note: String? = nil,
+    metadata: [String: String] = [:], redacting redactions: Redactions = .none
+  ) throws -> ExportSummary {
+    try self.flush()
+    let recording: Recording
+    if let rolling = self.rolling {
+      let session = try RecordedSession.all(in: rolling.directory, fileSystem: self.fileSystem)
+        .first { $0.name == rolling.session }
+      guard let session else {
+        throw ActionLogError.unreadable(
+          path: rolling.directory.path, reason: "no segment of \(rolling.session) is there")
+      }
+      recording = try session.joined()
+    } else {
+      recording = try Recording(contentsOf: self.url)
+    }
+    return try RecordedSession.bugReport(
+      of: recording, to: url, last: last, note: note, metadata: metadata,
+      redacting: redactions, fileSystem: self.fileSystem)
+  }
 }

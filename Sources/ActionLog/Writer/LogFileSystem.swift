@@ -1,0 +1,152 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Every file operation a recording asks for: the writer, exports and rolling segments go
+/// through this seam, so that what each one promises about durability can be tested on a file
+/// system that simulates a power loss.
+///
+/// Files are append-only: created exclusively, appended to, synced, closed. A name appears by a
+/// link (or a rename) and goes by an unlink; none of these is durable until the directory that
+/// holds it is synced (``syncDirectory(_:)``).
+public protocol LogFileSystem: Sendable {
+  /// Creates a file that must not exist, open for appending; returns its descriptor.
+  func create(_ path: String) throws(FileSystemError) -> Int32
+  /// Appends all of `bytes`.
+  func write(_ bytes: UnsafeRawBufferPointer, to file: Int32) throws(FileSystemError)
+  /// Puts what was written to `file` on disk.
+  func sync(_ file: Int32) throws(FileSystemError)
+  /// Closes `file`.
+  func close(_ file: Int32) throws(FileSystemError)
+  /// Makes the name changes in `directory` (creations, links, renames, unlinks) durable.
+  func syncDirectory(_ directory: String) throws(FileSystemError)
+  /// Gives the file at `existing` a second name, `new`; fails with `EEXIST` when `new` exists.
+  func link(_ existing: String, to new: String) throws(FileSystemError)
+  /// Removes the name `path`.
+  func unlink(_ path: String) throws(FileSystemError)
+  /// Moves the name `old` to `new`, replacing what `new` named.
+  func rename(_ old: String, to new: String) throws(FileSystemError)
+  /// The names in `directory`, hidden ones included.
+  func list(_ directory: String) throws(FileSystemError) -> [String]
+  /// Whether something is named `path`.
+  func exists(_ path: String) -> Bool
+}
+
+/// A failed file operation: the system's error number and what was being done.
+public struct FileSystemError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The `errno` the operation failed with.
+  public var code: Int32
+  /// The operation and its path.
+  public var operation: String
+
+  /// Creates an error.
+  public init(code: Int32, operation: String) {
+    self.code = code
+    self.operation = operation
+  }
+
+  /// The system's text for ``code``.
+  public var reason: String { String(cString: strerror(self.code)) }
+
+  public var description: String { "\(self.operation): \(self.reason)" }
+}
+
+extension LogFileSystem where Self == POSIXFileSystem {
+  /// The machine's own file system.
+  public static var posix: POSIXFileSystem { POSIXFileSystem() }
+}
+
+/// The machine's file system, through the POSIX calls.
+public struct POSIXFileSystem: LogFileSystem {
+  /// Creates the file system.
+  public init() {}
+
+  public func create(_ path: String) throws(FileSystemError) -> Int32 {
+    let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0o644)
+    guard descriptor >= 0 else { throw FileSystemError(code: errno, operation: "create \(path)") }
+    return descriptor
+  }
+
+  public func write(_ bytes: UnsafeRawBufferPointer, to file: Int32) throws(FileSystemError) {
+    guard let base = bytes.baseAddress else { return }
+    var offset = 0
+    while offset < bytes.count {
+      let count = posixWrite(file, base + offset, bytes.count - offset)
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw FileSystemError(code: errno, operation: "write")
+      }
+      offset += count
+    }
+  }
+
+  public func sync(_ file: Int32) throws(FileSystemError) {
+    guard fsync(file) == 0 else { throw FileSystemError(code: errno, operation: "fsync") }
+  }
+
+  public func close(_ file: Int32) throws(FileSystemError) {
+    guard closeDescriptor(file) == 0 else { throw FileSystemError(code: errno, operation: "close") }
+  }
+
+  public func syncDirectory(_ directory: String) throws(FileSystemError) {
+    let descriptor = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw FileSystemError(code: errno, operation: "open directory \(directory)")
+    }
+    defer { _ = closeDescriptor(descriptor) }
+    // NB: Some file systems cannot sync a directory (EINVAL); their names are as durable as
+    // they can make them.
+    guard fsync(descriptor) == 0 || errno == EINVAL else {
+      throw FileSystemError(code: errno, operation: "fsync directory \(directory)")
+    }
+  }
+
+  public func link(_ existing: String, to new: String) throws(FileSystemError) {
+    guard posixLink(existing, new) == 0 else {
+      throw FileSystemError(code: errno, operation: "link \(new)")
+    }
+  }
+
+  public func unlink(_ path: String) throws(FileSystemError) {
+    guard posixUnlink(path) == 0 else {
+      throw FileSystemError(code: errno, operation: "unlink \(path)")
+    }
+  }
+
+  public func rename(_ old: String, to new: String) throws(FileSystemError) {
+    guard posixRename(old, new) == 0 else {
+      throw FileSystemError(code: errno, operation: "rename \(old)")
+    }
+  }
+
+  public func list(_ directory: String) throws(FileSystemError) -> [String] {
+    guard let stream = opendir(directory) else {
+      throw FileSystemError(code: errno, operation: "list \(directory)")
+    }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != ".", name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  public func exists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
+  }
+}
+
+// NB: Free functions, because inside `POSIXFileSystem` the names are its methods.
+private func posixWrite(_ file: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+  write(file, bytes, count)
+}
+private func posixLink(_ existing: String, _ new: String) -> Int32 { link(existing, new) }
+private func posixUnlink(_ path: String) -> Int32 { unlink(path) }
+private func posixRename(_ old: String, _ new: String) -> Int32 { rename(old, new) }
