@@ -23,8 +23,9 @@ struct LogFile {
   /// - Parameters:
   ///   - syncsFirst: Sync the bytes to disk before the name appears (for a file written whole,
   ///     such as an export).
-  ///   - syncsDirectory: Sync the directory once the name is there, so that the name survives a
-  ///     power loss before anything written to the file is acknowledged.
+  ///   - syncsDirectory: Sync the header, then the directory once the name is there, so that the
+  ///     name, and the header it names, survive a power loss before anything written to the
+  ///     file is acknowledged.
   static func create(
     _ url: URL, header: [UInt8], fileSystem: any LogFileSystem,
     syncsFirst: Bool = false, syncsDirectory: Bool = true
@@ -48,7 +49,9 @@ struct LogFile {
     defer { TemporaryFiles.shared.remove(temporary) }
     do {
       try Self.write(header, to: descriptor, on: fileSystem)
-      if syncsFirst { try fileSystem.sync(descriptor) }
+      // NB: A name made durable must not name an empty file after a power loss: the header is
+      // synced before the name appears whenever the name is synced after.
+      if syncsFirst || syncsDirectory { try fileSystem.sync(descriptor) }
       try fileSystem.link(temporary, to: url.path)
     } catch {
       try? fileSystem.close(descriptor)

@@ -314,15 +314,24 @@ public final class LogWriter: @unchecked Sendable {
     return false
   }
 
-  /// Starts the next segment from the state after action `seq`: creates and publishes it
-  /// first, so that a failure (a full disk) leaves the current one going on; then ends, writes,
-  /// syncs and closes the current one, and deletes what the retention no longer keeps.
+  /// Starts the next segment from the state after action `seq`. The current segment is written
+  /// and synced up to that action first: the next one starts from its state, so once the next
+  /// one's name is durable, a power loss must not take the actions that led there. Then the next
+  /// segment is created and published, so that a failure (a full disk) leaves the current one
+  /// going on; then the current one is ended and closed, and what the retention no longer keeps
+  /// is deleted.
   ///
   /// - Returns: The error text of a failed write to the current segment.
   private func rotate(
     _ rolling: Rolling, after seq: Int, state: any Encodable & Sendable,
     buffer: inout [UInt8]
   ) -> String? {
+    if !buffer.isEmpty {
+      if let error = self.file.write(buffer) { return error }
+      self.segments[self.segments.count - 1].bytes += buffer.count
+      buffer.removeAll(keepingCapacity: true)
+    }
+    if self.options.syncPolicy != .never, let error = self.file.sync() { return error }
     let index = self.segments.count + self.deletedSegments + 1
     let header = Self.segmentHeader(self.header, index: index, firstAction: seq + 1)
     let url = rolling.directory.appendingPathComponent(
@@ -337,13 +346,20 @@ public final class LogWriter: @unchecked Sendable {
         syncsDirectory: self.options.syncPolicy != .never)
       self.encoder = encoder
     } catch {
-      self.options.onRotationFailure?(
-        """
-        could not start segment \(index) (\(url.lastPathComponent)): \(error). Recording goes on \
-        in \(self.file.url.lastPathComponent); the next checkpoint tries again
-        """)
+      // NB: Said once for a run of failures (a full disk fails every checkpoint until there is
+      // room again), not at every attempt.
+      if !self.rotationIsFailing {
+        self.rotationIsFailing = true
+        let reason = "\(error)".trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        self.options.onRotationFailure?(
+          """
+          could not start segment \(index) (\(url.lastPathComponent)): \(reason). Recording goes \
+          on in \(self.file.url.lastPathComponent); each checkpoint tries again
+          """)
+      }
       return nil
     }
+    self.rotationIsFailing = false
     self.encoder.appendEnding(at: nil, to: &buffer, notesUnmatched: false)
     var error = self.file.write(buffer)
     self.segments[self.segments.count - 1].bytes += buffer.count
@@ -361,6 +377,7 @@ public final class LogWriter: @unchecked Sendable {
   }
 
   private var deletedSegments = 0
+  private var rotationIsFailing = false
 
   /// Deletes the oldest segments the retention does not keep (never the current one), then
   /// syncs the directory once.
