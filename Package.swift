@@ -138,7 +138,7 @@ let package = Package(
     ),
     .executableTarget(
       name: "record-stress",
-      dependencies: ["ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
+      dependencies: ["ActionLog", "ComposableArchitecture", "ExampleFeatures", "TimeTravel"]
     ),
     .target(
       name: "ExampleFeatures",

@@ -1,16 +1,26 @@
+import ActionLog
 import ComposableArchitecture
 import ExampleFeatures
 import Foundation
+import Synchronization
 import TimeTravel
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// Records actions through a real store as fast as it can, until it is killed.
 ///
 ///     $ record-stress OUTPUT.actionlog [--flush-every N]
 ///     $ record-stress --rolling DIRECTORY [--flush-every N] [--segment-bytes B]
+///         [--die-at-operation K]
 ///
 /// With `--rolling` it records the counter feature (`counter`, so `replay` can verify it)
 /// into a rolling recording that keeps 8 segments' worth of bytes: each action taps
-/// increment, so after action N the count is N.
+/// increment, so after action N the count is N. With `--die-at-operation K` the process kills
+/// itself (SIGKILL) just before the K-th file-system operation of the recording: most of them
+/// belong to a rotation (sync, create, link, unlink, directory sync), so this is how a kill
+/// lands in the middle of one.
 ///
 /// After each completed `flush()` it prints `ack N` on standard output: every action up to N is
 /// then in the file. The kill test reads those lines, kills the process at a random moment, and
@@ -38,7 +48,8 @@ struct RecordStress {
       try Self.rolling(
         into: URL(fileURLWithPath: arguments[index + 1]),
         flushEvery: option("--flush-every") ?? 100,
-        segmentBytes: option("--segment-bytes") ?? 4_096)
+        segmentBytes: option("--segment-bytes") ?? 4_096,
+        dieAtOperation: option("--die-at-operation"))
     }
     guard let path = arguments.first, !path.hasPrefix("-") else {
       FileHandle.standardError.write(
@@ -69,10 +80,17 @@ struct RecordStress {
   }
 
   @MainActor
-  static func rolling(into directory: URL, flushEvery: Int, segmentBytes: Int) throws -> Never {
+  static func rolling(
+    into directory: URL, flushEvery: Int, segmentBytes: Int, dieAtOperation: Int?
+  ) throws -> Never {
+    var options = LogWriter.Options()
+    if let dieAtOperation {
+      options.fileSystem = DyingFileSystem(dieAt: dieAtOperation)
+    }
     let recorder = try RecorderOf<CounterFeature>(
       directory: directory, feature: "counter", initialState: CounterFeature.State(),
-      retention: .bytes(8 * segmentBytes), segmentBytes: segmentBytes, checkpointInterval: 10
+      retention: .bytes(8 * segmentBytes), segmentBytes: segmentBytes, checkpointInterval: 10,
+      options: options
     )
     let store = Store(initialState: CounterFeature.State()) {
       CounterFeature().recording(to: recorder)
@@ -87,4 +105,61 @@ struct RecordStress {
       }
     }
   }
+}
+
+/// The real file system, with a SIGKILL just before the operation numbered `dieAt`.
+final class DyingFileSystem: LogFileSystem {
+  private let base = POSIXFileSystem()
+  private let dieAt: Int
+  private let count = Atomic<Int>(0)
+
+  init(dieAt: Int) { self.dieAt = dieAt }
+
+  private func next(_ operation: String) {
+    if self.count.add(1, ordering: .relaxed).newValue == self.dieAt {
+      FileHandle.standardOutput.write(Data("dies before \(operation)\n".utf8))
+      kill(getpid(), SIGKILL)
+    }
+  }
+
+  func create(_ path: String) throws(FileSystemError) -> Int32 {
+    self.next("create")
+    return try self.base.create(path)
+  }
+  func write(_ bytes: UnsafeRawBufferPointer, to file: Int32) throws(FileSystemError) {
+    self.next("write")
+    try self.base.write(bytes, to: file)
+  }
+  func sync(_ file: Int32) throws(FileSystemError) {
+    self.next("sync")
+    try self.base.sync(file)
+  }
+  func close(_ file: Int32) throws(FileSystemError) {
+    self.next("close")
+    try self.base.close(file)
+  }
+  func createDirectory(_ path: String) throws(FileSystemError) {
+    self.next("create-directory")
+    try self.base.createDirectory(path)
+  }
+  func syncDirectory(_ directory: String) throws(FileSystemError) {
+    self.next("sync-directory")
+    try self.base.syncDirectory(directory)
+  }
+  func link(_ existing: String, to new: String) throws(FileSystemError) {
+    self.next("link")
+    try self.base.link(existing, to: new)
+  }
+  func unlink(_ path: String) throws(FileSystemError) {
+    self.next("unlink")
+    try self.base.unlink(path)
+  }
+  func rename(_ old: String, to new: String) throws(FileSystemError) {
+    self.next("rename")
+    try self.base.rename(old, to: new)
+  }
+  func list(_ directory: String) throws(FileSystemError) -> [String] {
+    try self.base.list(directory)
+  }
+  func exists(_ path: String) -> Bool { self.base.exists(path) }
 }

@@ -194,6 +194,9 @@ public final class FaultInjectingFileSystem: LogFileSystem, @unchecked Sendable 
     }
   }
 
+  /// Folders are implied by the names in them: nothing to do.
+  public func createDirectory(_ path: String) throws(FileSystemError) {}
+
   public func list(_ directory: String) throws(FileSystemError) -> [String] {
     self.lock.withLock {
       self.names.keys.filter { self.parent($0) == directory }.map { ($0 as NSString).lastPathComponent }

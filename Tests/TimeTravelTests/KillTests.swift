@@ -70,6 +70,7 @@ final class AckReader: @unchecked Sendable {
   private let handle: FileHandle
   private let done = DispatchSemaphore(value: 0)
   private var last = 0
+  private var dying: String?
   private var buffer = ""
 
   init(handle: FileHandle) {
@@ -82,6 +83,7 @@ final class AckReader: @unchecked Sendable {
         while let newline = self.buffer.firstIndex(of: "\n") {
           let line = self.buffer[..<newline]
           if line.hasPrefix("ack "), let value = Int(line.dropFirst(4)) { self.last = value }
+          if line.hasPrefix("dies before ") { self.dying = String(line.dropFirst(12)) }
           self.buffer.removeSubrange(...newline)
         }
       }
@@ -89,8 +91,21 @@ final class AckReader: @unchecked Sendable {
     }
   }
 
+  /// Waits for the end of the output; returns the last acknowledged action.
   func finish() -> Int {
-    self.done.wait()
+    self.waitForEnd()
     return self.last
+  }
+
+  /// The operation a process that kills itself named (`dies before OPERATION`), once finished.
+  var operationItDiedBefore: String? {
+    self.waitForEnd()
+    return self.dying
+  }
+
+  /// Waits until the reading thread has seen the end; any number of callers may wait.
+  private func waitForEnd() {
+    self.done.wait()
+    self.done.signal()
   }
 }

@@ -22,6 +22,9 @@ public protocol LogFileSystem: Sendable {
   func sync(_ file: Int32) throws(FileSystemError)
   /// Closes `file`.
   func close(_ file: Int32) throws(FileSystemError)
+  /// Creates the folder `path` and the folders above it that are missing, each made durable in
+  /// its parent; does nothing where it exists.
+  func createDirectory(_ path: String) throws(FileSystemError)
   /// Makes the name changes in `directory` (creations, links, renames, unlinks) durable.
   func syncDirectory(_ directory: String) throws(FileSystemError)
   /// Gives the file at `existing` a second name, `new`; fails with `EEXIST` when `new` exists.
@@ -90,6 +93,22 @@ public struct POSIXFileSystem: LogFileSystem {
 
   public func close(_ file: Int32) throws(FileSystemError) {
     guard closeDescriptor(file) == 0 else { throw FileSystemError(code: errno, operation: "close") }
+  }
+
+  public func createDirectory(_ path: String) throws(FileSystemError) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+      guard isDirectory.boolValue else {
+        throw FileSystemError(code: ENOTDIR, operation: "create directory \(path)")
+      }
+      return
+    }
+    let parent = (path as NSString).deletingLastPathComponent
+    if !parent.isEmpty, parent != path { try self.createDirectory(parent) }
+    guard mkdir(path, 0o755) == 0 || errno == EEXIST else {
+      throw FileSystemError(code: errno, operation: "create directory \(path)")
+    }
+    try self.syncDirectory(parent.isEmpty ? "." : parent)
   }
 
   public func syncDirectory(_ directory: String) throws(FileSystemError) {

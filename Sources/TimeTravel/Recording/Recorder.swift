@@ -137,12 +137,10 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     options: LogWriter.Options = LogWriter.Options()
   ) throws {
     let fileSystem = options.fileSystem
-    if fileSystem is POSIXFileSystem {
-      do {
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      } catch {
-        throw ActionLogError.writeFailed(path: directory.path, reason: "\(error)")
-      }
+    do {
+      try fileSystem.createDirectory(directory.path)
+    } catch {
+      throw ActionLogError.writeFailed(path: directory.path, reason: "\(error)")
     }
     try LogDirectory.removeLeftovers(in: directory, fileSystem: fileSystem)
     let previous = try RecordedSession.all(in: directory, fileSystem: fileSystem)
