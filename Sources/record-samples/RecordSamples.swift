@@ -31,7 +31,9 @@ struct RecordSamples {
         recorded with today's reducer) and bug-reports/songs-heart-bug-as-reported (the
         same session recorded with the bug brought back, as the report attached it);
         inventory, contacts and search (features written as TCA 1.x writes them: a sheet
-        and an alert, a navigation stack edited through bindings, a debounced search).
+        and an alert, a navigation stack edited through bindings, a debounced search);
+        field (the segments a rolling recorder keeping 5 minutes left when the app
+        stopped without closing it).
 
         With --long, records a counter session of COUNT taps into FILE instead: a long
         recording for trying searches and Ctrl-C in the REPL.
@@ -75,6 +77,7 @@ struct RecordSamples {
       try await self.record("inventory", in: folder, session: self.inventorySession)
       try await self.record("contacts", in: folder, session: self.contactsSession)
       try await self.record("search", in: folder, session: self.searchSession)
+      try await self.recordField(in: folder)
     } catch {
       FileHandle.standardError.write(Data("record-samples: \(error)\n".utf8))
       exit(1)
@@ -98,6 +101,21 @@ struct RecordSamples {
     _ = try? FileManager.default.removeItem(at: destination)
     try FileManager.default.moveItem(at: temporary, to: destination)
     print("\(destination.path): \(count) actions")
+  }
+
+  /// Records the rolling session of an app that stopped without closing its recorder into
+  /// `FOLDER/field`, through a temporary folder.
+  @MainActor
+  static func recordField(in folder: URL) async throws {
+    let destination = folder.appendingPathComponent("field", isDirectory: true)
+    let temporary = folder.appendingPathComponent(".field.partial", isDirectory: true)
+    try? FileManager.default.removeItem(at: temporary)
+    let count = try await self.fieldSession(temporary)
+    _ = try? FileManager.default.removeItem(at: destination)
+    try FileManager.default.moveItem(at: temporary, to: destination)
+    let segments = try LogDirectory.segments(in: destination)
+    print(
+      "\(destination.path): \(count) actions, the last \(segments.count) segments kept, unfinished")
   }
 
   /// A clock for the recording's timestamps that advances a fixed step per reading, so the
@@ -153,6 +171,34 @@ struct RecordSamples {
       }
     }
     try recorder.close()
+    return recorder.count
+  }
+
+  /// Ten minutes of counting and facts recorded in the field: a rolling recorder keeping the
+  /// last 5 minutes, in an app that stopped (a crash) without closing it.
+  @MainActor
+  static func fieldSession(_ directory: URL) async throws -> Int {
+    let recorder = try RecorderOf<CounterFeature>(
+      directory: directory, feature: "counter", initialState: CounterFeature.State(),
+      retention: .minutes(5), session: "counter-20251122T025320Z-5a3e1f07",
+      checkpointInterval: 50,
+      metadata: ["app": "ExampleFeatures", "appVersion": "2.4.1", "session": "Tools/record-samples"],
+      startedAt: self.startedAt, elapsed: self.virtualElapsed(step: .milliseconds(350))
+    )
+    let store = Store(initialState: CounterFeature.State()) {
+      CounterFeature().recording(to: recorder)
+    } withDependencies: {
+      $0.numberFact = .liveValue
+    }
+    var round = 0
+    while recorder.count < 1_700 {
+      for _ in 0..<(round % 5 + 1) { store.send(.incrementButtonTapped) }
+      for _ in 0..<(round % 3) { store.send(.decrementButtonTapped) }
+      if round % 4 == 3 { await store.send(.factButtonTapped).finish() }
+      round += 1
+    }
+    // What the app acknowledged before it stopped: no close, so no end record.
+    try recorder.flush()
     return recorder.count
   }
 

@@ -12,7 +12,7 @@ import TimeTravel
 
 /// Measures what recording and replay cost, each figure side by side with its baseline in the
 /// same run, and prints the ratio and the goal. One file per measurement: `StoreSend.swift`,
-/// `MacroSend.swift`, `StepUpdates.swift`,
+/// `FieldRecording.swift`, `MacroSend.swift`, `StepUpdates.swift`,
 /// `WriterThroughput.swift`, `OpenAndIndex.swift`, `Seek.swift`.
 @main
 struct ReplayBench: AsyncParsableCommand {
@@ -30,7 +30,7 @@ struct ReplayBench: AsyncParsableCommand {
       """,
     subcommands: [
       Measure.self, ProfileSend.self, ProfileOpen.self, ProfileReplay.self, WriteLog.self,
-      MemoryChild.self,
+      MemoryChild.self, RollingMemoryChild.self,
     ],
     defaultSubcommand: Measure.self
   )
@@ -38,7 +38,7 @@ struct ReplayBench: AsyncParsableCommand {
 
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case send, macros, steps, writer, open, timeline, diff, decode
+  case send, field, macros, steps, writer, open, timeline, diff, decode
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -70,6 +70,11 @@ struct Measure: AsyncParsableCommand {
       if runs(.send) {
         try ReplayBench.storeSend(
           scratch: scratch, sends: quick ? 2_000 : 20_000, rounds: quick ? 3 : 15
+        )
+      }
+      if runs(.field) {
+        try ReplayBench.fieldSend(
+          scratch: scratch, sends: quick ? 4_000 : 20_000, rounds: quick ? 3 : 15
         )
       }
       if runs(.macros) {

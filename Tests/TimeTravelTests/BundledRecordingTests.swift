@@ -60,6 +60,51 @@ import TimeTravel
       let bundled = try Data(contentsOf: Self.folder.appendingPathComponent("\(name).actionlog"))
       #expect(regenerated == bundled, "\(name).actionlog differs: run Tools/record-samples")
     }
+    let field = Self.folder.appendingPathComponent("field")
+    let segments = try FileManager.default.contentsOfDirectory(atPath: field.path).sorted()
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.file("field").path).sorted()
+        == segments)
+    for name in segments {
+      let regenerated = try Data(contentsOf: directory.file("field/\(name)"))
+      let bundled = try Data(contentsOf: field.appendingPathComponent(name))
+      #expect(regenerated == bundled, "field/\(name) differs: run Tools/record-samples")
+    }
+  }
+
+  /// `Recordings/field` is what an app that crashed left: a rolling session with no clean end,
+  /// whose oldest segments retention deleted, and whose report of the last minutes replays.
+  @Test func fieldIsAnUnfinishedSessionWhoseLastMinutesReplay() throws {
+    let field = Self.folder.appendingPathComponent("field")
+    let sessions = try RecorderOf<CounterFeature>.unfinishedSessions(in: field)
+    let session = try #require(sessions.first)
+    #expect(sessions.count == 1)
+    #expect(session.segments.count >= 5)
+    let joined = try session.joined()
+    #expect(joined.ending != .clean)
+    // Retention kept about 5 minutes of the 10 recorded: the first segment is not the first.
+    #expect(joined.firstAction > 1)
+    let kept = joined.time(ofAction: joined.count) - joined.time(ofAction: 1)
+    #expect(kept >= .seconds(240) && kept <= .seconds(330), "kept \(kept)")
+
+    let directory = TemporaryDirectory()
+    let report = directory.file("report.actionlog")
+    let summary = try session.bugReport(to: report, last: .minutes(2), note: "after a crash")
+    #expect(summary.header.metadata["note"] == "after a crash")
+    #expect(summary.header.metadata["appVersion"] == "2.4.1")
+    let recording = try Recording(contentsOf: report)
+    // The report says how the session ended: without its recorder closing it.
+    #expect(recording.ending == .unterminated)
+    let span = recording.time(ofAction: recording.count) - recording.time(ofAction: 1)
+    #expect(span <= .seconds(120) && span >= .seconds(100), "spans \(span)")
+    let replayer = Replayer(recording: recording, reducer: CounterFeature())
+    var state = try replayer.initialState()
+    for seq in 1...recording.count {
+      #expect(try replayer.apply(seq, to: &state).isFaithful, "action \(seq)")
+    }
+    var recordedStates = RecordedStates(recording)
+    let json = try recordedStates.state(after: recording.count)
+    #expect(state == (try JSONDecoder().decode(CounterFeature.State.self, from: Data(json.bytes))))
   }
 
   private func assertReplays<R: Reducer>(

@@ -2,7 +2,7 @@ import ActionLog
 import Foundation
 
 /// The segments one rolling recording left in a folder (see
-/// ``Recorder/init(directory:feature:initialState:retention:keepingPreviousSessions:segmentBytes:segmentDuration:checkpointInterval:metadata:redacting:schemaVersion:dependencies:stepUpdates:startedAt:elapsed:options:)``),
+/// ``Recorder/init(directory:feature:initialState:retention:session:keepingPreviousSessions:segmentBytes:segmentDuration:checkpointInterval:metadata:redacting:schemaVersion:dependencies:stepUpdates:startedAt:elapsed:options:)``),
 /// and the bug report made of them.
 public struct RecordedSession: Sendable, Equatable {
   /// The session's name, which its segments' file names start with.

@@ -111,6 +111,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// - Parameters:
   ///   - directory: The folder for the segments; created if missing.
   ///   - retention: How much to keep: `.minutes(10)`, `.bytes(50 << 20)`, or `.both(…)`.
+  ///   - session: The session's name, which its segments' names start with; by default the
+  ///     feature, the start time and a random suffix
+  ///     (``LogDirectory/newSessionName(feature:startedAt:)``).
   ///   - keepingPreviousSessions: How many earlier sessions in the folder to keep; 1 by default.
   ///   - segmentBytes: The size at which a segment ends; a tenth of the retention's bytes by
   ///     default.
@@ -123,6 +126,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     feature: String,
     initialState: State,
     retention: LogWriter.Retention,
+    session: String? = nil,
     keepingPreviousSessions: Int = 1,
     segmentBytes: Int? = nil,
     segmentDuration: Duration? = nil,
@@ -136,6 +140,11 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     elapsed: (@Sendable () -> Duration)? = nil,
     options: LogWriter.Options = LogWriter.Options()
   ) throws {
+    if let session, session.isEmpty || session.hasPrefix(".") || session.contains("/") {
+      throw ActionLogError.writeFailed(
+        path: directory.appendingPathComponent(session).path,
+        reason: "a session's name must not be empty, start with \".\" or hold \"/\"")
+    }
     let fileSystem = options.fileSystem
     do {
       try fileSystem.createDirectory(directory.path)
@@ -149,7 +158,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     }
     let rolling = LogWriter.Rolling(
       directory: directory,
-      session: LogDirectory.newSessionName(feature: feature, startedAt: startedAt),
+      session: session ?? LogDirectory.newSessionName(feature: feature, startedAt: startedAt),
       retention: retention, segmentBytes: segmentBytes, segmentDuration: segmentDuration
     )
     try self.init(
@@ -381,13 +390,20 @@ public func recordedTypeName(_ type: Any.Type) -> String {
   return name
 }
 
+extension Duration {
+  /// `minutes` minutes, as a bug report's window reads: `bugReport(to: url, last: .minutes(5))`.
+  public static func minutes(_ minutes: Int) -> Duration {
+    .seconds(60 * minutes)
+  }
+}
+
 extension Recorder {
   /// The rolling recordings of this feature in `directory` that did not end cleanly: after a
   /// crash, the previous session, from which the app can make a bug report.
   ///
   /// ```swift
   /// for session in try RecorderOf<Todos>.unfinishedSessions(in: recordings) {
-  ///   try session.bugReport(to: crashReport, last: .seconds(300), note: "after a crash")
+  ///   try session.bugReport(to: crashReport, last: .minutes(5), note: "after a crash")
   /// }
   /// ```
   public static func unfinishedSessions(
