@@ -9,7 +9,7 @@ import Testing
   static let root = ReplayCommandTests.root
 
   @Test(arguments: [
-    "Attach a recording to a bug report", "Shrink a failing recording",
+    "Attach a recording to a bug report", "Record in the field", "Shrink a failing recording",
     "Turn a recording into a regression test",
     "I changed my types: my recordings still replay",
   ])

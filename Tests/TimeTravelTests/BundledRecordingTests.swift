@@ -93,6 +93,14 @@ import TimeTravel
     #expect(summary.header.metadata["note"] == "after a crash")
     #expect(summary.header.metadata["appVersion"] == "2.4.1")
     let recording = try Recording(contentsOf: report)
+    // Numbered as the session numbered its actions, not as the join of what was kept did.
+    let first = joined.firstAction + joined.count - recording.count
+    #expect(recording.firstAction == first)
+    #expect(summary.header.metadata["segment"] == nil)
+    #expect(
+      summary.header.metadata["cutFrom"]?.hasPrefix(
+        "actions \(first)–\(joined.firstAction + joined.count - 1) of session \(session.name)")
+        == true)
     // The report says how the session ended: without its recorder closing it.
     #expect(recording.ending == .unterminated)
     let span = recording.time(ofAction: recording.count) - recording.time(ofAction: 1)

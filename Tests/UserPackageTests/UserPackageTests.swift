@@ -95,6 +95,7 @@ import Testing
       #expect(result.all.hasLines(mistake.shows), "\(mistake.filter):\n\(result.all)")
     }
 
+    try await self.aCrashedSessionIsReportedFromItsSegments(package)
     try await self.aHarmlessEditKeepsARecordingGreen(package)
     try await self.aChangeOfWhatItStartsOrCancelsTurnsItRed(package)
     try await self.aRedactedRecordingStaysGreenAfterARename(package)
@@ -145,6 +146,47 @@ import Testing
 }
 
 extension UserPackageTests {
+  /// The wallet recording in the field as the README's "Record in the field" sets it up: a
+  /// launch that crashed after a flush, reported at the next launch; then the feature's own
+  /// `replay` lists the folder and writes the crashed session's report, which verifies.
+  func aCrashedSessionIsReportedFromItsSegments(_ package: URL) async throws {
+    let field = package.appendingPathComponent("Field")
+    let recorded = try await run(
+      "swift",
+      ["test", "--skip-build", "--filter", "WalletRecordingTests.aCrashedSessionIsReportedAtTheNextLaunch"],
+      in: package, isProduct: false, environment: ["WALLET_FIELD": field.path])
+    #expect(recorded.status == 0, "\(recorded.all)")
+    #expect(recorded.all.contains("Test run with 1 test"), "\(recorded.all)")
+
+    let replay = package.appendingPathComponent(".build/debug/wallet-replay").path
+    let list = try await run(
+      replay, ["report", "Field/Recordings", "--list"], in: package, isProduct: false)
+    #expect(list.status == 0, "report --list: \(list.all)")
+    let sessions = list.output.split(separator: "\n").map(String.init)
+    #expect(sessions.count == 2, "report --list: \(list.all)")
+    #expect(sessions.first?.contains("  unfinished  ") == true, "\(list.all)")
+    #expect(sessions.first?.contains("steps 1–180") == true, "\(list.all)")
+    #expect(sessions.last?.contains("  finished  ") == true, "\(list.all)")
+    let crashed = try #require(sessions.first?.split(separator: " ").first.map(String.init))
+
+    let report = try await run(
+      replay,
+      [
+        "report", "Field/Recordings", "--session", crashed, "--last", "5m",
+        "-o", "crash.actionlog", "--note", "after a crash",
+      ],
+      in: package, isProduct: false)
+    #expect(report.status == 0, "report: \(report.all)")
+    #expect(report.output.contains("Wrote crash.actionlog: 180 actions"), "\(report.all)")
+    let verify = try await run(replay, ["verify", "crash.actionlog"], in: package, isProduct: false)
+    #expect(verify.status == 0, "verify: \(verify.all)")
+    #expect(verify.output.contains("reproduces every step of 180 actions"), "\(verify.all)")
+    // What the app wrote at its next launch is the same report.
+    let fromApp = try await run(
+      replay, ["verify", "Field/Reports/\(crashed).actionlog"], in: package, isProduct: false)
+    #expect(fromApp.status == 0, "verify: \(fromApp.all)")
+  }
+
   /// A session recorded by one release of the wallet, replayed by the next, in which comment
   /// lines were added above the sync's `.run` and the audit was combined before the wallet's own
   /// logic: the same behaviour, so `assertReplay`, `verify`, `check` and `rerecord` pass.

@@ -78,7 +78,8 @@ public struct AppliedMigration: Codable, Sendable, Equatable {
 
 extension LogHeader {
   /// The start time as written in the file: ISO 8601 with milliseconds, in UTC.
-  var startedAtText: String {
+  /// ``startedAt`` as the header writes it: ISO 8601 in UTC with milliseconds.
+  public var startedAtText: String {
     Self.makeFormatter().string(from: self.startedAt)
   }
 

@@ -9,8 +9,8 @@ import Foundation
 
 /// How ``Recording/export(to:options:)`` writes a recording anew, as an attachment.
 public struct ExportOptions: Sendable {
-  /// Facts added to the header's metadata (replacing values of the same key): app version,
-  /// operating system, a description of what went wrong.
+  /// Facts added to the header's metadata (replacing values of the same key; an empty value
+  /// removes the key): app version, operating system, a description of what went wrong.
   public var metadata: [String: String]
   /// More to redact, on top of what the recorder redacted.
   public var redactions: Redactions
@@ -233,8 +233,9 @@ extension Recording {
       initialState = try self.member("initialState", of: self.headerLine)
     }
     let migratedState = try Self.migrating(initialState, .states, by: steps, line: self.headerLine)
-    var metadata = self.header.metadata.merging(options.metadata) { $1 }
-    if cut > 0 {
+    var metadata = self.header.metadata.merging(options.metadata) { $1 }.filter { !$0.value.isEmpty }
+    // NB: A caller that knows better what the actions are (a session's report) says it itself.
+    if cut > 0, options.metadata["cutFrom"] == nil {
       let left = cut == self.count ? "none" : "actions \(cut + 1)–\(self.count)"
       metadata["cutFrom"] = "\(left) of \(self.count), recorded from \(self.header.startedAtText)"
     }

@@ -89,9 +89,7 @@ extension ReplayCommand {
         }
         if self.list {
           for session in sessions {
-            print(
-              "\(session.name)  \(session.segments.count) segments  "
-                + (session.isFinished ? "finished" : "unfinished"))
+            print(Self.describe(session))
           }
           return
         }
@@ -128,25 +126,65 @@ extension ReplayCommand {
         } catch let error as ActionLogError {
           throw CommandFailure(error.description)
         }
-        let span =
-          summary.actions == 0
-          ? "no actions"
-          : {
-            let (seconds, attoseconds) =
-              (joined.time(ofAction: joined.count)
-              - joined.time(ofAction: summary.cutActions + 1)).components
-            return String(format: "%.1f s", Double(seconds) + Double(attoseconds) / 1e18)
-          }()
-        print(
-          """
-          Wrote \(output): \(summary.actions) actions of session \(chosen.name) \
-          (\(chosen.segments.count) segments, \(chosen.isFinished ? "finished" : "unfinished")), \
-          \(span) up to its last action
-            size       \(summary.bytes) bytes
-            integrity  \(summary.records) records, every checksum and the header checked; \
-          \(summary.ending)
-          """)
+        let first = joined.firstAction
+        var lines = [
+          "Wrote \(output): \(summary.actions) actions of session \(chosen.name) "
+            + (summary.actions == 0
+              ? ""
+              : "(steps \(first + summary.cutActions)–\(first + joined.count - 1), "
+                + Self.format(
+                  joined.time(ofAction: joined.count)
+                    - joined.time(ofAction: summary.cutActions + 1))
+                + " up to its last action)"),
+          "  session    \(chosen.segments.count) segments, "
+            + (chosen.isFinished
+              ? "finished"
+              : "unfinished (its recorder was not closed: the app stopped or is still running)"),
+          "  size       \(summary.bytes) bytes",
+        ]
+        let facts = summary.header.metadata.sorted { $0.key < $1.key }.map {
+          "\($0.key)=\($0.value)"
+        }
+        if !facts.isEmpty { lines.append("  metadata   \(facts.joined(separator: ", "))") }
+        if let redacted = redactionSummary(summary.header.redactions) {
+          lines.append("  redacted   \(redacted)")
+        }
+        lines.append(
+          "  integrity  \(summary.records) records, every checksum and the header checked; "
+            + "\(summary.ending)")
+        print(lines.joined(separator: "\n"))
       }
+    }
+
+    /// One line for `--list`: the session, whether it ended, and what its segments hold.
+    static func describe(_ session: RecordedSession) -> String {
+      let ending = session.isFinished ? "finished" : "unfinished"
+      let segments = "\(session.segments.count) segment\(session.segments.count == 1 ? "" : "s")"
+      guard let joined = try? session.joined(), joined.count > 0 else {
+        return "\(session.name)  \(ending)  \(segments)"
+      }
+      let first = joined.firstAction
+      let last = joined.header.startedAt.addingTimeInterval(
+        Self.seconds(joined.time(ofAction: joined.count)))
+      let formatter = ISO8601DateFormatter()
+      return """
+        \(session.name)  \(ending)  \(segments), steps \(first)–\(first + joined.count - 1) \
+        over \(Self.format(joined.time(ofAction: joined.count) - joined.time(ofAction: 1))), \
+        the last at \(formatter.string(from: last))
+        """
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+      let (seconds, attoseconds) = duration.components
+      return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    /// `4m 59.6s`, `12.0s`.
+    static func format(_ duration: Duration) -> String {
+      let seconds = Self.seconds(duration)
+      guard seconds >= 60 else { return String(format: "%.1fs", seconds) }
+      let minutes = Int(seconds / 60)
+      return String(format: "%dm %.1fs", minutes, seconds - Double(minutes * 60))
     }
 
     /// `5m`, `90s`, `1h`, `300` (seconds).

@@ -96,6 +96,19 @@ public struct RecordedSession: Sendable, Equatable {
     var metadata = metadata
     if let note { metadata["note"] = note }
     let cut = try Self.cut(of: recording, keepingLast: last)
+    if let session = recording.header.metadata["session"] {
+      // Numbered as the session numbers them, not as the join of what was kept does.
+      let first = recording.firstAction
+      let before = cut?.after ?? 0
+      metadata["firstAction"] = String(first + before)
+      metadata["segment"] = ""
+      if before > 0 || first > 1 {
+        metadata["cutFrom"] =
+          (before == recording.count
+            ? "none" : "actions \(first + before)–\(first + recording.count - 1)")
+          + " of session \(session), recorded from \(recording.header.startedAtText)"
+      }
+    }
     return try recording.export(
       to: url,
       options: ExportOptions(

@@ -20,6 +20,14 @@ extension Interpreter {
         \(seconds(recording.duration)), \
         \(counted(recording.checkpoints.count, "checkpoint")), \(recording.ending)
         """
+      // What a bug report's reporter said, and what part of the session it holds.
+      let metadata = recording.header.metadata
+      for words in [metadata["description"], metadata["note"]].compactMap({ $0 }) {
+        text += "\nReported: \"\(words)\""
+      }
+      if let cut = metadata["cutFrom"] {
+        text += "\nCut from \(cut)."
+      }
       if let redacted = redactionSummary(recording.header.redactions) {
         text += "\nRedacted at record time: \(redacted)."
       }
