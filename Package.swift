@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "ExampleFeatures", targets: ["ExampleFeatures"]),
     .library(name: "TimeTravel", targets: ["TimeTravel"]),
     .library(name: "ReplayREPL", targets: ["ReplayREPL"]),
+    .library(name: "ReplayViewer", targets: ["ReplayViewer"]),
     .library(name: "ReplayTesting", targets: ["ReplayTesting"]),
     .executable(name: "replay", targets: ["replay"]),
   ],
@@ -80,6 +81,22 @@ let package = Package(
       pkgConfig: "libedit",
       providers: [.apt(["libedit-dev"])]
     ),
+    // zlib, for the compressed data a recording's HTML page carries.
+    .systemLibrary(
+      name: "CZlib",
+      pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]
+    ),
+    // A recording as one self-contained HTML page: from the log alone, no reducer.
+    .target(
+      name: "ReplayViewer",
+      dependencies: ["ActionLog", "CZlib"],
+      resources: [
+        .embedInCode("Page/viewer.html"),
+        .embedInCode("Page/viewer.css"),
+        .embedInCode("Page/viewer.js"),
+      ]
+    ),
     .target(
       name: "ReplayREPL",
       dependencies: [
@@ -87,6 +104,7 @@ let package = Package(
         "CLibEdit",
         "ComposableArchitecture",
         "ReplayTestGeneration",
+        "ReplayViewer",
         "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
@@ -115,7 +133,8 @@ let package = Package(
     .executableTarget(
       name: "replay-bench",
       dependencies: [
-        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "TimeTravel",
+        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "ReplayViewer",
+        "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),

@@ -44,3 +44,51 @@ ensure_libedit() {
       "then run this script again."
   fi
 }
+
+# zlib's headers: the HTML page of a recording carries its records gzip-compressed. Swift's own
+# Linux prerequisites include them, so this installs only on a machine set up otherwise.
+ensure_zlib() {
+  if pkg-config --exists zlib 2>/dev/null; then
+    return
+  fi
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    step "Installing zlib1g-dev with apt-get"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null && apt-get install -y -qq zlib1g-dev pkg-config >/dev/null \
+      || fail "apt-get could not install zlib1g-dev." "Run it by hand to see why: apt-get install -y zlib1g-dev"
+  else
+    fail "zlib1g-dev is missing; this script installs it only as root." \
+      "Run: sudo apt-get install -y zlib1g-dev" "then run this script again."
+  fi
+}
+
+# Headless Chromium and Playwright for Python: the tests of `replay html` open its page in a real
+# browser. Without them those tests are skipped and say why, except on CI, where they must run.
+ensure_browser() {
+  local missing=""
+  if ! command -v chromium >/dev/null 2>&1; then
+    if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+      step "Installing chromium with apt-get (for the HTML page tests)"
+      export DEBIAN_FRONTEND=noninteractive
+      { apt-get update -qq >/dev/null && apt-get install -y -qq chromium >/dev/null; } \
+        || missing="chromium (apt-get install -y chromium)"
+    else
+      missing="chromium (sudo apt-get install -y chromium)"
+    fi
+  fi
+  if ! python3 -c "import playwright.sync_api" >/dev/null 2>&1; then
+    step "Installing Playwright for Python with pip (for the HTML page tests; it drives the system's chromium, no browser download)"
+    python3 -m pip install -q playwright >/dev/null 2>&1 \
+      || python3 -m pip install -q --user playwright >/dev/null 2>&1 \
+      || python3 -m pip install -q --break-system-packages playwright >/dev/null 2>&1 \
+      || missing="${missing:+$missing and }Playwright (python3 -m pip install playwright)"
+  fi
+  if [ -n "$missing" ]; then
+    if [ "${CI:-}" = true ]; then
+      fail "The HTML page tests need $missing, which could not be installed." \
+        "Install it, then run this script again."
+    fi
+    printf '%swarning:%s the HTML page tests will be skipped: %s is missing.\n' "$bold" "$reset" "$missing" >&2
+  fi
+}
+

@@ -37,6 +37,7 @@ public struct ReplayCommand: ParsableCommand {
         $ replay verify --integrity bug-report.actionlog
         $ replay export app.actionlog -o bug-report.actionlog --last 500
         $ replay export-test bug-report.actionlog --name checkout-crash
+        $ replay html bug-report.actionlog -o bug-report.html
         $ replay check Recordings
         $ replay migrate old.actionlog -o new.actionlog
         $ replay rerecord Recordings/todos.actionlog
@@ -44,7 +45,7 @@ public struct ReplayCommand: ParsableCommand {
       """,
     subcommands: [
       Open.self, Info.self, List.self, Verify.self, Check.self, Migrate.self, Rerecord.self,
-      Shrink.self, Export.self, ExportTest.self, Report.self,
+      Shrink.self, Export.self, ExportTest.self, Report.self, HTML.self,
     ],
     defaultSubcommand: Open.self
   )

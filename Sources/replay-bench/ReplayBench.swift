@@ -12,7 +12,7 @@ import TimeTravel
 
 /// Measures what recording and replay cost, each figure side by side with its baseline in the
 /// same run, and prints the ratio and the goal. One file per measurement: `StoreSend.swift`,
-/// `FieldRecording.swift`, `MacroSend.swift`, `StepUpdates.swift`,
+/// `FieldRecording.swift`, `MacroSend.swift`, `StepUpdates.swift`, `HTMLPage.swift`,
 /// `WriterThroughput.swift`, `OpenAndIndex.swift`, `Seek.swift`.
 @main
 struct ReplayBench: AsyncParsableCommand {
@@ -38,7 +38,7 @@ struct ReplayBench: AsyncParsableCommand {
 
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case send, field, macros, steps, writer, open, timeline, diff, decode
+  case send, field, macros, steps, writer, open, timeline, diff, decode, html
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -76,6 +76,10 @@ struct Measure: AsyncParsableCommand {
         try ReplayBench.fieldSend(
           scratch: scratch, sends: quick ? 4_000 : 20_000, rounds: quick ? 3 : 15
         )
+      }
+      if runs(.html) {
+        try ReplayBench.htmlPage(
+          scratch: scratch, actions: quick ? 10_000 : 100_000, rounds: quick ? 1 : 3)
       }
       if runs(.macros) {
         ReplayBench.macroSend(sends: quick ? 5_000 : 50_000, rounds: quick ? 3 : 15)

@@ -1,3 +1,5 @@
+import ActionLogScan
+
 extension Recording {
   /// The bytes of action `seq`'s value as recorded, before any migration: two actions with the
   /// same bytes decode to the same action, so what is learned of one holds for the other.
@@ -29,6 +31,28 @@ extension Recording {
         index = Int(value.end)
       }
       throw undecodable("the record has no value")
+    }
+  }
+}
+
+extension Recording {
+  /// The header record's JSON payload, as written.
+  public var headerPayload: [UInt8] { self.payloadBytes(of: self.headerLine) }
+
+  /// Action `seq`'s whole record as written (its JSON payload, without the checksum): for a
+  /// reader that shows records rather than decodes them, such as a recording's HTML page.
+  public func payload(ofAction seq: Int) throws -> [UInt8] {
+    self.payloadBytes(of: try self.actionLine(seq))
+  }
+
+  /// The checkpoint record after action `seq` as written, or `nil` when there is none.
+  public func payload(ofCheckpointAfter seq: Int) -> [UInt8]? {
+    self.checkpointLines[seq].map { self.payloadBytes(of: $0) }
+  }
+
+  private func payloadBytes(of line: LineRange) -> [UInt8] {
+    self.storage.withUnsafeBytes { bytes in
+      Array(bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)])
     }
   }
 }

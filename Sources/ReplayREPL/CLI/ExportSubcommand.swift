@@ -1,6 +1,7 @@
 @_spi(Internals) import ActionLog
 import ArgumentParser
 import Foundation
+import ReplayViewer
 import TimeTravel
 
 extension ReplayCommand {
@@ -73,6 +74,12 @@ extension ReplayCommand {
 
     @Flag(help: "Replace OUT if it exists.")
     var force = false
+
+    @Flag(
+      help: """
+        Write the attachment's HTML page beside it too (OUT with .html), to read in any         browser (see replay html).
+        """)
+    var html = false
 
     func run() throws {
       try self.reportingFailures {
@@ -185,6 +192,19 @@ extension ReplayCommand {
           "  integrity  \(summary.records) records, every checksum and the header checked; "
             + "\(summary.ending)"
         )
+        if self.html {
+          let page = destination.deletingPathExtension().appendingPathExtension("html")
+          do {
+            let written = try Recording(contentsOf: destination)
+            let made = try HTMLReport.write(
+              written, to: page, options: HTMLReport.Options(fileName: destination.lastPathComponent))
+            lines.append("  page       \(page.lastPathComponent), \(made.bytes) bytes")
+          } catch let error as ActionLogError {
+            throw CommandFailure(error.description)
+          } catch let error as HTMLReport.WriteFailure {
+            throw CommandFailure(error.description)
+          }
+        }
         print(lines.joined(separator: "\n"))
         let unmatched =
           summary.unmatched.state.map { "state path \($0)" }

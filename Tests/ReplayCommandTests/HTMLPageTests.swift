@@ -1,0 +1,312 @@
+import ActionLog
+import Foundation
+import TestSupport
+import Testing
+
+/// `replay html`'s page, in headless Chromium driven as a person would (the keyboard, the
+/// search, a click on the state tree), checked against the recording it was made from.
+///
+/// `Tools/test` installs Chromium and Playwright for Python; without them the suite says so and
+/// skips these tests, except on CI, where they must run.
+@Suite(
+  .enabled(
+    if: HeadlessBrowser.problem == nil || ProcessInfo.processInfo.environment["CI"] != nil,
+    "\(HeadlessBrowser.problem ?? "")"),
+  .serialized
+)
+struct HTMLPageTests {
+  static let root = ReplayCommandTests.root
+  static let script = root.appendingPathComponent("Tests/ReplayCommandTests/Support/browser_check.py")
+
+  /// What the page showed, as the driver reports it.
+  struct Facts: Decodable {
+    struct Selected: Decodable {
+      var step: Int?
+      var row: Int?
+      var diff: [[String]]
+      var diffEmpty: String?
+      var verdictText: String?
+      var hash: String
+    }
+    struct Opened: Decodable {
+      var path: String
+      var open: Bool
+      var children: [String]
+    }
+    struct Verdict: Decodable {
+      var `class`: String
+      var text: String
+    }
+    struct CaseFilter: Decodable {
+      var option: String
+      var status: String
+    }
+    var requests: [String]
+    var errors: [String]
+    var ready: String
+    var actions: Int?
+    var status: String?
+    var metadata: String?
+    var window: String?
+    var verdict: Verdict?
+    var divergentRows: [Int]?
+    var initial: Selected?
+    var home: Selected?
+    var down2: Selected?
+    var up1: Selected?
+    var openedNode: Opened?
+    var searchFocused: String?
+    var searchStatus: String?
+    var searchSelected: Selected?
+    var clearedStatus: String?
+    var caseFilter: CaseFilter?
+    var colorScheme: String?
+    var darkColorScheme: String?
+  }
+
+  func page(
+    _ recording: String, in directory: TemporaryDirectory, arguments: [String] = [],
+    browser: [String] = [], sourceLocation: SourceLocation = #_sourceLocation
+  ) async throws -> Facts {
+    let page = directory.file("page.html")
+    let made = try await run(
+      "replay", ["html", recording, "-o", page.path, "--force"] + arguments, in: Self.root)
+    try #require(made.status == 0, "replay html \(recording): \(made.all)", sourceLocation: sourceLocation)
+    let driven = try await run(
+      "python3", [Self.script.path, page.path] + browser, in: directory.url, isProduct: false)
+    try #require(driven.status == 0, "\(driven.all)", sourceLocation: sourceLocation)
+    return try JSONDecoder().decode(Facts.self, from: Data(driven.output.utf8))
+  }
+
+  /// The top-level case of `seq`'s action: a word that a search finds.
+  static func searchWord(of recording: Recording, _ seq: Int) throws -> String {
+    let json = try recording.actionJSON(seq)
+    guard let start = json.firstIndex(of: "\""),
+      let end = json[json.index(after: start)...].firstIndex(of: "\"")
+    else { return "" }
+    return String(json[json.index(after: start)..<end])
+  }
+
+  @Test(arguments: HeadlessBrowser.bundled)
+  func theBundledRecordingsPageIsDrivenAsAPersonWould(_ file: String) async throws {
+    let directory = TemporaryDirectory()
+    let recording = try Recording(contentsOf: recordingsFolder.appendingPathComponent(file))
+    let word = try Self.searchWord(of: recording, recording.count)
+    let facts = try await self.page("Recordings/\(file)", in: directory, browser: ["--search", word])
+
+    #expect(facts.ready == "true")
+    #expect(facts.errors == [], "the page's errors")
+    #expect(facts.requests == [], "the page made requests")
+    #expect(facts.actions == recording.count)
+    #expect(facts.status == "\(recording.count) actions")
+    #expect(facts.window == nil)
+    #expect(facts.initial?.step == nil, "nothing is selected at first")
+
+    // The keyboard: Home, two down, one up (as far as there are steps).
+    let third = min(3, recording.count)
+    #expect(facts.home?.step == 1)
+    #expect(facts.down2?.step == third)
+    #expect(facts.down2?.row == third)
+    #expect(facts.up1?.step == max(1, third - 1))
+    #expect(facts.up1?.hash == "#step=\(max(1, third - 1))")
+
+    // The third step's diff is its recorded update, a line for the value before and after.
+    if recording.header.hasStepUpdates {
+      var states = RecordedStates(recording)
+      let before = try states.state(after: third - 1)
+      var expected: [[String]] = []
+      for operation in try recording.update(ofAction: third) ?? [] {
+        let path = operation.path.isEmpty ? "(the whole state)" : operation.pointer
+        if operation.op == .move, let from = operation.from {
+          let fromPointer = JSONPatchOperation(.remove, from).pointer
+          expected += [["-", "− \(fromPointer): "], ["+", "+ \(path): "]]
+          continue
+        }
+        if operation.op != .add, Self.lookup(before, operation.path) != nil {
+          expected.append(["-", "− \(path): "])
+        }
+        if operation.op == .add || operation.op == .replace {
+          expected.append(["+", "+ \(path): "])
+        }
+      }
+      let shown = facts.down2?.diff ?? []
+      #expect(shown.map(\.first) == expected.map(\.first), "\(shown)")
+      #expect(
+        zip(shown, expected).allSatisfy { $0[1].hasPrefix($1[1]) }, "\(shown) against \(expected)")
+      if expected.isEmpty { #expect(facts.down2?.diffEmpty == "No state changes.") }
+    } else {
+      #expect(facts.down2?.diffEmpty?.contains("predates step updates") == true)
+    }
+
+    // A closed node of the state tree opens, with its children.
+    if let opened = facts.openedNode {
+      #expect(opened.open)
+      #expect(!opened.children.isEmpty, "\(opened.path) opened empty")
+    }
+
+    // "/" searches; Enter selects the first match.
+    #expect(facts.searchFocused == "search")
+    let needle = word.lowercased()
+    let matches = try (1...recording.count).filter {
+      try recording.actionJSON($0).lowercased().contains(needle)
+    }
+    #expect(
+      facts.searchStatus
+        == (matches.count == recording.count
+          ? "\(recording.count) actions" : "\(matches.count) of \(recording.count) actions match"),
+      "searching \(word)")
+    #expect(facts.searchSelected?.step == matches.first)
+    #expect(facts.clearedStatus == "\(recording.count) actions")
+
+    // The filter by case keeps as many actions as its option says.
+    if let filter = facts.caseFilter {
+      let count = filter.option.split(separator: "(").last.map { $0.dropLast() }.map(String.init)
+      #expect(
+        filter.status == "\(count ?? "?") of \(recording.count) actions match"
+          || count == "\(recording.count)", "\(filter)")
+    }
+    #expect(facts.colorScheme != facts.darkColorScheme, "the page follows prefers-color-scheme")
+  }
+
+  @Test func aVerifiedPageHighlightsTheFirstStepThatDiffers() async throws {
+    let directory = TemporaryDirectory()
+    let differs = try await self.page(
+      "Recordings/bug-reports/songs-heart-bug-as-reported.actionlog", in: directory,
+      arguments: ["--verify"])
+    #expect(differs.verdict?.class == "differs")
+    #expect(differs.verdict?.text.contains("differs from the recording at step 8") == true)
+    #expect(differs.divergentRows == [8])
+    // The page opens at the step, with today's diff.
+    #expect(differs.initial?.step == 8)
+    #expect(differs.initial?.verdictText?.contains("-         isFavorite: true,") == true)
+    #expect(differs.initial?.verdictText?.contains("+         isFavorite: false,") == true)
+    #expect(differs.errors == [])
+
+    let agrees = try await self.page(
+      "Recordings/songs.actionlog", in: directory, arguments: ["--verify"])
+    #expect(agrees.verdict?.class == "agrees")
+    #expect(agrees.verdict?.text == "Today's reducer reproduces every step of 73 actions.")
+    #expect(agrees.divergentRows == [])
+  }
+
+  @Test func aLongRecordingIsShownFromTheStateBeforeItsLastActions() async throws {
+    let directory = TemporaryDirectory()
+    let facts = try await self.page(
+      "Recordings/todos.actionlog", in: directory, arguments: ["--max-actions", "50"],
+      browser: ["--search", "milk"])
+    #expect(facts.actions == 50)
+    #expect(
+      facts.window
+        == """
+        This page shows the last 50 actions (steps 90–139 of 139), from the state after step 89: \
+        the recording is longer than a page holds.
+        """)
+    #expect(facts.home?.step == 90)
+    #expect(facts.down2?.step == 92)
+    #expect(facts.errors == [])
+  }
+
+  @Test func theDataHoldsNoRedactedValue() async throws {
+    let directory = TemporaryDirectory()
+    let dump = directory.file("data.json")
+    let facts = try await self.page(
+      "Recordings/todos-redacted.actionlog", in: directory,
+      browser: ["--dump-data", dump.path])
+    #expect(facts.ready == "true")
+    let data = try String(contentsOf: dump, encoding: .utf8)
+    #expect(data.contains("‹redacted"))
+    // The same session, recorded without redaction, holds the descriptions typed.
+    let plain = try Recording(contentsOf: recordingsFolder.appendingPathComponent("todos.actionlog"))
+    var states = RecordedStates(plain)
+    var descriptions: Set<String> = []
+    for seq in 0...plain.count {
+      guard case .array(let todos)? = Self.lookup(try states.state(after: seq), ["todos"]) else {
+        continue
+      }
+      for todo in todos {
+        if case .string(let text)? = Self.lookup(todo, ["description"]) { descriptions.insert(text) }
+      }
+    }
+    #expect(descriptions.count > 3)
+    let shown = descriptions.filter { !$0.isEmpty && data.contains("\"\($0)\"") }
+    #expect(shown.isEmpty, "the page holds what was typed: \(shown.sorted())")
+    let milk = data.contains("Buy milk")
+    #expect(!milk)
+  }
+
+  @Test func exportWritesThePageOfWhatItExported() async throws {
+    let directory = TemporaryDirectory()
+    let exported = try await run(
+      "replay",
+      [
+        "export", "Recordings/todos.actionlog", "-o", directory.file("bug.actionlog").path,
+        "--redact-state", "todos[*].description", "--last", "30", "--html",
+      ], in: Self.root)
+    #expect(exported.status == 0, "\(exported.all)")
+    #expect(exported.output.contains("bug.html"), "\(exported.output)")
+    let driven = try await run(
+      "python3",
+      [Self.script.path, directory.file("bug.html").path, "--dump-data", directory.file("d.json").path],
+      in: directory.url, isProduct: false)
+    let facts = try JSONDecoder().decode(Facts.self, from: Data(driven.output.utf8))
+    #expect(facts.actions == 30)
+    #expect(!(try String(contentsOf: directory.file("d.json"), encoding: .utf8)).contains("Buy milk"))
+  }
+}
+
+/// Whether this machine can run the page tests, and what they run on.
+enum HeadlessBrowser {
+  /// Why the browser cannot run here, or `nil` when it can.
+  static let problem: String? = {
+    let chromium = ["chromium", "chromium-browser", "google-chrome"].contains { name in
+      (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":").contains {
+        FileManager.default.isExecutableFile(atPath: "\($0)/\(name)")
+      }
+    }
+    guard chromium else {
+      return "Chromium is missing (apt-get install -y chromium, or run Tools/test): the HTML page tests did not run"
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", "import playwright.sync_api"]
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = FileHandle.nullDevice
+    guard (try? process.run()) != nil else { return "python3 is missing" }
+    process.waitUntilExit()
+    return process.terminationStatus == 0
+      ? nil
+      : "Playwright for Python is missing (python3 -m pip install playwright, or run Tools/test): the HTML page tests did not run"
+  }()
+
+  static let bundled: [String] = {
+    let folder = recordingsFolder
+    let files = FileManager.default.enumerator(atPath: folder.path)?
+      .compactMap { $0 as? String }.filter { $0.hasSuffix(".actionlog") }.sorted() ?? []
+    return files
+  }()
+
+}
+
+extension HTMLPageTests {
+  /// The value at `path` in `value`, or `nil`.
+  static func lookup(_ value: JSONValue, _ path: [String]) -> JSONValue? {
+    var node = value
+    for token in path {
+      switch node {
+      case .object(let object):
+        guard let next = object[token] else { return nil }
+        node = next
+      case .array(let array):
+        guard let index = Int(token), array.indices.contains(index) else { return nil }
+        node = array[index]
+      default:
+        return nil
+      }
+    }
+    return node
+  }
+}
+
+extension ProcessResult {
+  fileprivate var all: String { self.output + self.errors }
+}
