@@ -151,7 +151,8 @@ struct Journal: Reducer {
       $0.numberFact.fetch = { "\($0) is a fine number." }
     }
     store.send(.incrementButtonTapped)
-    #expect(await finishes(store.send(.factButtonTapped)))
+    // NB: A generous deadline: other suites share the main actor, and a loaded machine.
+    #expect(await finishes(store.send(.factButtonTapped), within: .seconds(120)))
     store.send(.incrementButtonTapped)
     try recorder.close()
 
@@ -202,7 +203,8 @@ struct Journal: Reducer {
     let store = Store(initialState: Pinger.State()) {
       Pinger().recording(to: recorder)
     }
-    #expect(await finishes(store.send(.start)))
+    // NB: A generous deadline: other suites share the main actor, and a loaded machine.
+    #expect(await finishes(store.send(.start), within: .seconds(120)))
     try recorder.close()
 
     let recording = try Recording(contentsOf: url)

@@ -185,6 +185,15 @@ extension UserPackageTests {
     let fromApp = try await run(
       replay, ["verify", "Field/Reports/\(crashed).actionlog"], in: package, isProduct: false)
     #expect(fromApp.status == 0, "verify: \(fromApp.all)")
+    // And the feature's own replay writes the report's page, verified.
+    let page = try await run(
+      replay, ["html", "crash.actionlog", "-o", "crash.html", "--verify"], in: package,
+      isProduct: false)
+    #expect(page.status == 0, "html: \(page.all)")
+    #expect(page.output.contains("today's reducer reproduces every step"), "\(page.all)")
+    let html = try String(
+      contentsOf: package.appendingPathComponent("crash.html"), encoding: .utf8)
+    #expect(html.contains("<title>crash.actionlog · wallet recording</title>"))
   }
 
   /// A session recorded by one release of the wallet, replayed by the next, in which comment
