@@ -71,6 +71,33 @@ import Testing
     }
   }
 
+  /// The writer compares the states' texts, not their parsed values: the same operations.
+  @Test func theChangesBetweenTextsAreThoseBetweenTheirValues() async throws {
+    await propertyCheck(count: 1_000, input: Self.pairs) { pair in
+      let (before, after) = (pair.0.bytes, pair.1.bytes)
+      let expected = try JSONValue.parse(before).changes(to: try JSONValue.parse(after))
+      #expect(try JSONValue.changes(fromJSON: before, toJSON: after) == expected)
+    }
+  }
+
+  @Test func textsSpeltDifferentlyStillGiveChangesThatApply() throws {
+    let before = Array(#"{"b":[1.0,"\u0041",{"y":2,"x":1}],"a":1}"#.utf8)
+    let after = Array(#"{"a":1,"b":[1,"A",{"x":1,"y":3}]}"#.utf8)
+    let update = try JSONValue.changes(fromJSON: before, toJSON: after)
+    // `1.0` and `1` are different values (a number, an integer); `"\u0041"` and `"A"` the same.
+    #expect(
+      update == [
+        JSONPatchOperation(.replace, ["b", "0"], .integer(1)),
+        JSONPatchOperation(.replace, ["b", "2", "y"], .integer(3)),
+      ])
+    #expect(update == (try JSONValue.parse(before).changes(to: try JSONValue.parse(after))))
+    #expect(try JSONValue.parse(before).applying(update) == (try JSONValue.parse(after)))
+    #expect(try JSONValue.changes(fromJSON: before, toJSON: before) == [])
+    #expect(throws: JSONValueSyntaxError.self) {
+      try JSONValue.changes(fromJSON: before, toJSON: Array("{".utf8))
+    }
+  }
+
   @Test func theChangesReadBackAsWritten() async throws {
     await propertyCheck(count: 300, input: Self.pairs) { pair in
       let update = pair.0.changes(to: pair.1)

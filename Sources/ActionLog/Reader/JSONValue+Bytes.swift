@@ -133,3 +133,197 @@ public struct JSONValueSyntaxError: Error, Equatable, CustomStringConvertible {
     "not JSON at byte \(self.offset): \(self.problem)"
   }
 }
+
+extension JSONValue {
+  /// The operations that turn the JSON text `old` into `new`: what ``changes(to:)`` works out
+  /// from the two parsed values, found on the texts instead. A writer's texts are canonical
+  /// (compact, keys sorted), so values whose bytes are equal are equal and are not parsed: only
+  /// what differs is, which is what makes a step's update cheap next to the state's encoding.
+  ///
+  /// Texts that spell equal containers differently (keys in another order, other escapes) may
+  /// give more operations than ``changes(to:)``, never wrong ones.
+  ///
+  /// - Throws: ``JSONValueSyntaxError`` when either text is not JSON.
+  public static func changes(fromJSON old: [UInt8], toJSON new: [UInt8]) throws -> [JSONPatchOperation] {
+    if old == new { return [] }
+    return try Self.changes(from: (old, try Self.tokens(of: old)), to: new).operations
+  }
+
+  /// ``changes(fromJSON:toJSON:)`` from a text whose tape is at hand (the writer keeps the last
+  /// state's), and the new text's tape, for the next time.
+  static func changes(
+    from old: (text: [UInt8], tokens: [JSONTape.Token]), to new: [UInt8]
+  ) throws -> (operations: [JSONPatchOperation], tokens: [JSONTape.Token]) {
+    let tokens = try Self.tokens(of: new)
+    if old.text == new { return ([], tokens) }
+    let operations = try old.text.withUnsafeBytes { oldBytes in
+      try new.withUnsafeBytes { newBytes in
+        let differ = TextDiff(
+          old: TextDiff.Side(tokens: old.tokens, bytes: oldBytes),
+          new: TextDiff.Side(tokens: tokens, bytes: newBytes))
+        var operations: [JSONPatchOperation] = []
+        try differ.diff(0, 0, path: [], into: &operations)
+        return operations
+      }
+    }
+    return (operations, tokens)
+  }
+
+  /// The tape of `text`.
+  static func tokens(of text: [UInt8]) throws -> [JSONTape.Token] {
+    let tape: Result<JSONTape, JSONTape.SyntaxError> = text.withUnsafeBytes { bytes in
+      Result { () throws(JSONTape.SyntaxError) -> JSONTape in try JSONTape(bytes) }
+    }
+    switch tape {
+    case .success(let tape): return tape.tokens
+    case .failure(let error): throw JSONValueSyntaxError(offset: error.offset, problem: error.reason)
+    }
+  }
+
+  /// ``changes(fromJSON:toJSON:)``'s walk over the two texts' tapes, in ``changes(to:)``'s order.
+  private struct TextDiff {
+    struct Side {
+      let tokens: [JSONTape.Token]
+      let bytes: UnsafeRawBufferPointer
+
+      /// All the bytes of the value at `index`, a string's quotes included.
+      func text(_ index: Int) -> UnsafeRawBufferPointer {
+        let token = self.tokens[index]
+        let quoted = token.kind == .string || token.kind == .escapedString ? 1 : 0
+        let start = Int(token.start) - quoted
+        return UnsafeRawBufferPointer(
+          rebasing: self.bytes[start..<(start + Int(token.length) + 2 * quoted)])
+      }
+
+      func value(_ index: Int) throws -> JSONValue {
+        try JSONValue.value(at: index, of: self.tokens, in: self.bytes)
+      }
+
+      func isContainer(_ index: Int) -> Bool {
+        self.tokens[index].kind == .object || self.tokens[index].kind == .array
+      }
+
+      /// The members of the object at `index`, by key (the last of a key counts).
+      func members(_ index: Int) throws -> [String: Int] {
+        var members: [String: Int] = [:]
+        var member = index + 1
+        while member < Int(self.tokens[index].end) {
+          guard case .string(let key) = try self.value(member) else { break }
+          members[key] = member + 1
+          member = Int(self.tokens[member + 1].end)
+        }
+        return members
+      }
+
+      /// The elements of the array at `index`.
+      func elements(_ index: Int) -> [Int] {
+        var elements: [Int] = []
+        elements.reserveCapacity(Int(self.tokens[index].count))
+        var element = index + 1
+        while element < Int(self.tokens[index].end) {
+          elements.append(element)
+          element = Int(self.tokens[element].end)
+        }
+        return elements
+      }
+    }
+
+    let old: Side
+    let new: Side
+
+    /// Whether the old value at `oldIndex` equals the new one at `newIndex`: by their bytes,
+    /// and for scalars spelt differently (`1.0`, `1`), by their values.
+    func same(_ oldIndex: Int, _ newIndex: Int) -> Bool {
+      let a = self.old.text(oldIndex)
+      let b = self.new.text(newIndex)
+      if a.count == b.count, a.count == 0 || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 {
+        return true
+      }
+      guard !self.old.isContainer(oldIndex), !self.new.isContainer(newIndex) else { return false }
+      return (try? self.old.value(oldIndex)) == (try? self.new.value(newIndex))
+    }
+
+    func diff(
+      _ oldIndex: Int, _ newIndex: Int, path: [String],
+      into operations: inout [JSONPatchOperation]
+    ) throws {
+      guard !self.same(oldIndex, newIndex) else { return }
+      switch (self.old.tokens[oldIndex].kind, self.new.tokens[newIndex].kind) {
+      case (.object, .object):
+        let oldMembers = try self.old.members(oldIndex)
+        let newMembers = try self.new.members(newIndex)
+        for key in oldMembers.keys.sorted() where newMembers[key] == nil {
+          operations.append(JSONPatchOperation(.remove, path + [key]))
+        }
+        for (key, value) in newMembers.sorted(by: { $0.key < $1.key }) {
+          if let before = oldMembers[key] {
+            try self.diff(before, value, path: path + [key], into: &operations)
+          } else {
+            operations.append(JSONPatchOperation(.add, path + [key], try self.new.value(value)))
+          }
+        }
+      case (.array, .array):
+        let old = self.old.elements(oldIndex)
+        let new = self.new.elements(newIndex)
+        var prefix = 0
+        while prefix < min(old.count, new.count), self.same(old[prefix], new[prefix]) {
+          prefix += 1
+        }
+        var suffix = 0
+        while suffix < min(old.count, new.count) - prefix,
+          self.same(old[old.count - 1 - suffix], new[new.count - 1 - suffix])
+        {
+          suffix += 1
+        }
+        let oldMiddle = Array(old[prefix..<(old.count - suffix)])
+        let newMiddle = Array(new[prefix..<(new.count - suffix)])
+        // The same elements in another order (a list sorted again): moves, not rewrites.
+        if oldMiddle.count == newMiddle.count, oldMiddle.count > 1,
+          self.isPermutation(oldMiddle, of: newMiddle)
+        {
+          var working = oldMiddle
+          for target in working.indices where !self.same(working[target], newMiddle[target]) {
+            guard
+              let source = working[(target + 1)...].firstIndex(where: {
+                self.same($0, newMiddle[target])
+              })
+            else { continue }
+            operations.append(
+              .move(from: path + [String(prefix + source)], to: path + [String(prefix + target)]))
+            working.insert(working.remove(at: source), at: target)
+          }
+          return
+        }
+        let paired = min(oldMiddle.count, newMiddle.count)
+        for offset in 0..<paired {
+          try self.diff(
+            oldMiddle[offset], newMiddle[offset], path: path + [String(prefix + offset)],
+            into: &operations)
+        }
+        if oldMiddle.count > paired {
+          for index in ((prefix + paired)..<(prefix + oldMiddle.count)).reversed() {
+            operations.append(JSONPatchOperation(.remove, path + [String(index)]))
+          }
+        }
+        for index in (prefix + paired)..<(prefix + newMiddle.count) {
+          operations.append(
+            JSONPatchOperation(.add, path + [String(index)], try self.new.value(new[index])))
+        }
+      default:
+        operations.append(JSONPatchOperation(.replace, path, try self.new.value(newIndex)))
+      }
+    }
+
+    /// Whether two runs of elements hold the same values, as many times each.
+    func isPermutation(_ left: [Int], of right: [Int]) -> Bool {
+      var counts: [[UInt8]: Int] = [:]
+      for element in left { counts[Array(self.old.text(element)), default: 0] += 1 }
+      for element in right {
+        let key = Array(self.new.text(element))
+        guard let count = counts[key], count > 0 else { return false }
+        counts[key] = count - 1
+      }
+      return true
+    }
+  }
+}

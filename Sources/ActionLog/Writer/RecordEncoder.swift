@@ -18,9 +18,9 @@ struct RecordEncoder {
   private let compact: (codec: CompactJSONCodec, writer: JSONStreamWriter)?
   /// Whether action records say what the action changed (the header's step updates).
   private var writesUpdates = false
-  /// The state after the last action, as written (redacted): what the next `update` is from.
-  /// `nil` when it is not known, after a state that could not be encoded.
-  private var lastState: JSONValue?
+  /// The state after the last action, as written (redacted JSON): what the next `update` is
+  /// from. `nil` when it is not known, after a state that could not be encoded.
+  private var lastState: (text: [UInt8], tokens: [JSONTape.Token])?
 
   /// Told when a record could not be encoded and a note replaced it.
   let onEncodingFailure: (@Sendable (String) -> Void)?
@@ -52,7 +52,10 @@ struct RecordEncoder {
     }
     self.writesUpdates = header.hasStepUpdates
     if self.writesUpdates {
-      self.lastState = try? self.stateJSON(initialState)
+      self.lastState = try? {
+        let text = try self.stateJSON(initialState)
+        return (text, try JSONValue.tokens(of: text))
+      }()
     }
     var line: [UInt8] = []
     Framing.append(payload: payload, to: &line)
@@ -123,9 +126,18 @@ struct RecordEncoder {
     after seq: Int, state: (any Encodable & Sendable)?, notesTo buffer: inout [UInt8]
   ) -> [JSONPatchOperation]? {
     guard self.writesUpdates, let state else { return nil }
-    let next: JSONValue
+    let next: (text: [UInt8], tokens: [JSONTape.Token])
+    let operations: [JSONPatchOperation]
     do {
-      next = try self.stateJSON(state)
+      let text = try self.stateJSON(state)
+      // NB: Compared as text, the last state's tape kept: only what differs is parsed.
+      if let last = self.lastState {
+        let changes = try JSONValue.changes(from: last, to: text)
+        (next, operations) = ((text, changes.tokens), changes.operations)
+      } else {
+        next = (text, try JSONValue.tokens(of: text))
+        operations = [JSONPatchOperation(.replace, [], try JSONValue.parse(text))]
+      }
     } catch {
       if case .some = self.lastState {
         let text =
@@ -133,17 +145,15 @@ struct RecordEncoder {
         self.onEncodingFailure?(text)
         self.appendNote(seq: seq - 1, text: text, unrecorded: nil, to: &buffer)
       }
-      self.lastState = JSONValue?.none
+      self.lastState = nil
       return nil
     }
-    defer { self.lastState = next }
-    guard let last = self.lastState else { return [JSONPatchOperation(.replace, [], next)] }
-    let operations = last.changes(to: next)
+    self.lastState = next
     return operations.isEmpty ? nil : operations
   }
 
-  /// A state as the recording holds it: encoded, redacted, read back as a value.
-  private mutating func stateJSON(_ state: some Encodable & Sendable) throws -> JSONValue {
+  /// A state as the recording holds it: encoded and redacted, as JSON.
+  private mutating func stateJSON(_ state: some Encodable & Sendable) throws -> [UInt8] {
     // NB: Through the encoder kept for records, as the record after it will be.
     var bytes: [UInt8] = []
     try self.encode(AnyEncodable(value: state), appendingTo: &bytes)
@@ -153,7 +163,7 @@ struct RecordEncoder {
       bytes = try JSONRewriter.redact(
         bytes, paths: self.redactions.state, placeholders: &self.placeholders)
     }
-    return try JSONValue.parse(bytes)
+    return bytes
   }
 
   /// Appends what closes a recording: a note for each redaction path that matched nothing, and
