@@ -13,14 +13,16 @@ import TimeTravel
 ///
 ///     $ record-stress OUTPUT.actionlog [--flush-every N]
 ///     $ record-stress --rolling DIRECTORY [--flush-every N] [--segment-bytes B]
-///         [--die-at-operation K]
+///         [--die-at-operation K] [--hidden-files]
 ///
 /// With `--rolling` it records the counter feature (`counter`, so `replay` can verify it)
 /// into a rolling recording that keeps 8 segments' worth of bytes: each action taps
 /// increment, so after action N the count is N. With `--die-at-operation K` the process kills
 /// itself (SIGKILL) just before the K-th file-system operation of the recording: most of them
 /// belong to a rotation (sync, create, link, unlink, directory sync), so this is how a kill
-/// lands in the middle of one.
+/// lands in the middle of one. Files start without a name (`O_TMPFILE`) as on the machine's own
+/// file system; with `--hidden-files`, under a hidden name that is linked, as where there are no
+/// unnamed files.
 ///
 /// After each completed `flush()` it prints `ack N` on standard output: every action up to N is
 /// then in the file. The kill test reads those lines, kills the process at a random moment, and
@@ -49,7 +51,8 @@ struct RecordStress {
         into: URL(fileURLWithPath: arguments[index + 1]),
         flushEvery: option("--flush-every") ?? 100,
         segmentBytes: option("--segment-bytes") ?? 4_096,
-        dieAtOperation: option("--die-at-operation"))
+        dieAtOperation: option("--die-at-operation"),
+        hiddenFiles: arguments.contains("--hidden-files"))
     }
     guard let path = arguments.first, !path.hasPrefix("-") else {
       FileHandle.standardError.write(
@@ -81,11 +84,12 @@ struct RecordStress {
 
   @MainActor
   static func rolling(
-    into directory: URL, flushEvery: Int, segmentBytes: Int, dieAtOperation: Int?
+    into directory: URL, flushEvery: Int, segmentBytes: Int, dieAtOperation: Int?,
+    hiddenFiles: Bool
   ) throws -> Never {
     var options = LogWriter.Options()
-    if let dieAtOperation {
-      options.fileSystem = DyingFileSystem(dieAt: dieAtOperation)
+    if dieAtOperation != nil || hiddenFiles {
+      options.fileSystem = DyingFileSystem(dieAt: dieAtOperation ?? 0, unnamedFiles: !hiddenFiles)
     }
     let recorder = try RecorderOf<CounterFeature>(
       directory: directory, feature: "counter", initialState: CounterFeature.State(),
@@ -111,9 +115,15 @@ struct RecordStress {
 final class DyingFileSystem: LogFileSystem {
   private let base = POSIXFileSystem()
   private let dieAt: Int
+  private let unnamedFiles: Bool
   private let count = Atomic<Int>(0)
 
-  init(dieAt: Int) { self.dieAt = dieAt }
+  /// - Parameter unnamedFiles: Whether files start without a name (`O_TMPFILE`) as on the
+  ///   machine's own file system, or under a hidden one.
+  init(dieAt: Int, unnamedFiles: Bool) {
+    self.dieAt = dieAt
+    self.unnamedFiles = unnamedFiles
+  }
 
   private func next(_ operation: String) {
     if self.count.add(1, ordering: .relaxed).newValue == self.dieAt {
@@ -157,6 +167,15 @@ final class DyingFileSystem: LogFileSystem {
   func rename(_ old: String, to new: String) throws(FileSystemError) {
     self.next("rename")
     try self.base.rename(old, to: new)
+  }
+  func createUnnamed(in directory: String) -> Int32? {
+    guard self.unnamedFiles else { return nil }
+    self.next("create-unnamed")
+    return self.base.createUnnamed(in: directory)
+  }
+  func publish(_ file: Int32, as path: String) throws(FileSystemError) {
+    self.next("publish")
+    try self.base.publish(file, as: path)
   }
   func list(_ directory: String) throws(FileSystemError) -> [String] {
     try self.base.list(directory)

@@ -15,10 +15,11 @@ struct LogFile {
   let descriptor: Int32
 
   /// Creates the log so that it appears with its header already in it: the header is written to
-  /// a hidden file beside it (``temporaryName(for:)``), which is then linked to the final name
-  /// and unlinked. A process killed at any moment leaves no log, or one with a whole header;
-  /// never an empty or half-written one. Linking fails when the name exists, so nothing is
-  /// overwritten.
+  /// a file without a name (Linux's `O_TMPFILE`) that is then linked to the final name, or,
+  /// where there are no such files, to a hidden file beside it (``temporaryName(for:)``), which
+  /// is linked to the final name and unlinked. A process killed at any moment leaves no log, or
+  /// one with a whole header; never an empty or half-written one (and with an unnamed file, no
+  /// leftover either). Linking fails when the name exists, so nothing is overwritten.
   ///
   /// - Parameters:
   ///   - syncsFirst: Sync the bytes to disk before the name appears (for a file written whole,
@@ -34,11 +35,30 @@ struct LogFile {
       throw ActionLogError.fileExists(path: url.path)
     }
     let directory = url.deletingLastPathComponent().path
-    let temporary = directory + "/" + Self.temporaryName(for: url.lastPathComponent)
     func failed(_ error: FileSystemError) -> ActionLogError {
       error.code == EEXIST
         ? .fileExists(path: url.path) : .writeFailed(path: url.path, reason: error.reason)
     }
+    // Where it can, the header goes to a file without a name, which a kill leaves nowhere.
+    if let descriptor = fileSystem.createUnnamed(in: directory) {
+      var published = false
+      do {
+        try Self.write(header, to: descriptor, on: fileSystem)
+        if syncsFirst || syncsDirectory { try fileSystem.sync(descriptor) }
+        try fileSystem.publish(descriptor, as: url.path)
+        published = true
+        if syncsDirectory { try fileSystem.syncDirectory(directory) }
+        return LogFile(fileSystem: fileSystem, url: url, descriptor: descriptor)
+      } catch {
+        try? fileSystem.close(descriptor)
+        // NB: A name that may not survive is not handed out.
+        if published { try? fileSystem.unlink(url.path) }
+        // Without `/proc` to link through, the hidden file below does it.
+        guard !published, error.code == ENOENT || error.code == ENOTSUP || error.code == EPERM
+        else { throw failed(error) }
+      }
+    }
+    let temporary = directory + "/" + Self.temporaryName(for: url.lastPathComponent)
     let descriptor: Int32
     do {
       descriptor = try fileSystem.create(temporary)

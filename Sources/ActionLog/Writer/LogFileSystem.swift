@@ -37,6 +37,22 @@ public protocol LogFileSystem: Sendable {
   func list(_ directory: String) throws(FileSystemError) -> [String]
   /// Whether something is named `path`.
   func exists(_ path: String) -> Bool
+  /// Creates a file without a name in `directory`, open for appending, for
+  /// ``publish(_:as:)`` to name once it is written: a process that ends before leaves nothing
+  /// behind. `nil` where the file system cannot (the caller then writes a hidden file and links
+  /// it).
+  func createUnnamed(in directory: String) -> Int32?
+  /// Gives the unnamed `file` the name `path`; fails with `EEXIST` when `path` exists.
+  func publish(_ file: Int32, as path: String) throws(FileSystemError)
+}
+
+extension LogFileSystem {
+  /// No unnamed files: every file is written under a hidden name first.
+  public func createUnnamed(in directory: String) -> Int32? { nil }
+
+  public func publish(_ file: Int32, as path: String) throws(FileSystemError) {
+    throw FileSystemError(code: ENOTSUP, operation: "publish \(path)")
+  }
 }
 
 /// A failed file operation: the system's error number and what was being done.
@@ -155,6 +171,29 @@ public struct POSIXFileSystem: LogFileSystem {
       if name != ".", name != ".." { names.append(name) }
     }
     return names
+  }
+
+  /// On Linux, `O_TMPFILE`: a kill before the name appears leaves no file at all.
+  public func createUnnamed(in directory: String) -> Int32? {
+    #if os(Linux)
+      // NB: `O_TMPFILE` is a macro Swift does not import: `__O_TMPFILE | O_DIRECTORY`.
+      let temporaryFile: Int32 = 0o20_000_000 | O_DIRECTORY
+      let file = open(directory, temporaryFile | O_WRONLY | O_CLOEXEC, 0o644)
+      return file >= 0 ? file : nil
+    #else
+      return nil
+    #endif
+  }
+
+  /// Links the unnamed file through `/proc/self/fd`, which needs no privilege.
+  public func publish(_ file: Int32, as path: String) throws(FileSystemError) {
+    #if os(Linux)
+      if linkat(AT_FDCWD, "/proc/self/fd/\(file)", AT_FDCWD, path, AT_SYMLINK_FOLLOW) != 0 {
+        throw FileSystemError(code: errno, operation: "publish \(path)")
+      }
+    #else
+      throw FileSystemError(code: ENOTSUP, operation: "publish \(path)")
+    #endif
   }
 
   public func exists(_ path: String) -> Bool {

@@ -7,9 +7,11 @@ extension ReplayCommand {
   /// `replay verify FILE`: does today's reducer still do what the recording shows?
   struct Verify: ParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Re-run a recording with today's reducer and compare every checkpoint.",
+      abstract: "Re-run a recording with today's reducer and compare every step.",
       discussion: """
-        Exits with 0 when every checkpoint is reproduced, 1 with the first difference when one \
+        Compares the state after every step when the recording has step updates (a recording \
+        made before them, or --checkpoints-only, at its checkpoints). Exits with 0 when every \
+        state compared is reproduced, 1 with the first difference when one \
         is not, 2 when the recording cannot be re-run here (another feature, or a newer \
         version), 3 when its types changed since it was made and it needs a migration (the \
         message writes the step), and 4 when its whole records before a damaged one reproduce \
