@@ -234,6 +234,43 @@ struct HTMLPageTests {
     #expect(!milk)
   }
 
+  /// A state with a long array opens it 500 elements at a time, for a feature this `replay`
+  /// does not link, from the recording alone.
+  @Test func aLongArrayOpensAFewHundredElementsAtATime() async throws {
+    let directory = TemporaryDirectory()
+    let items = (0..<1_200).map(String.init).joined(separator: ",")
+    var file = framedLine(
+      #"{"actionType":"Big.Action","checkpointInterval":100,"feature":"big","format":1,"initialState":{"items":[\#(items)]},"kind":"header","metadata":{},"startedAt":"2026-11-22T02:53:20.000Z","stateType":"Big.State","updates":1}"#)
+    file += framedLine(
+      #"{"kind":"action","seq":1,"source":"send","time":1000000,"update":[{"op":"replace","path":"/items/0","value":-1}],"value":{"tapped":{}}}"#)
+    file += framedLine(#"{"kind":"end","seq":1,"time":1000000}"#)
+    let recording = directory.file("big.actionlog")
+    try file.write(to: recording)
+
+    struct ShowMore: Decodable {
+      struct Step: Decodable, Equatable {
+        var children: Int
+        var button: String?
+      }
+      var showMore: [Step]
+      var errors: [String]
+    }
+    let page = directory.file("big.html")
+    let made = try await run("replay", ["html", recording.path, "-o", page.path], in: Self.root)
+    try #require(made.status == 0, "\(made.all)")
+    let driven = try await run(
+      "python3", [Self.script.path, page.path, "--step", "1", "--show-more", "--timing-only"],
+      in: directory.url, isProduct: false)
+    let facts = try JSONDecoder().decode(ShowMore.self, from: Data(driven.output.utf8))
+    #expect(
+      facts.showMore == [
+        .init(children: 500, button: "Show 500 more of 1200"),
+        .init(children: 1_000, button: "Show 200 more of 1200"),
+        .init(children: 1_200, button: nil),
+      ])
+    #expect(facts.errors == [])
+  }
+
   @Test func exportWritesThePageOfWhatItExported() async throws {
     let directory = TemporaryDirectory()
     let exported = try await run(

@@ -44,7 +44,8 @@
   let divergentStep = null;
   let cache = null; // {step, state}: the last state computed, reused when stepping forward
 
-  function caseName(value) {
+  // The cases an action's value goes through (an element's id left out), and its payload.
+  function descend(value) {
     const parts = [];
     let node = value;
     for (let depth = 0; depth < 64; depth++) {
@@ -55,25 +56,18 @@
         continue;
       }
       if (keys.length !== 1) break;
-      const key = keys[0];
-      if (!/^_\d+$/.test(key)) parts.push(key);
-      node = node[key];
+      if (!/^_\d+$/.test(keys[0])) parts.push(keys[0]);
+      node = node[keys[0]];
     }
-    return parts.join(".") || "(value)";
+    return { parts, payload: node };
+  }
+
+  function caseName(value) {
+    return descend(value).parts.join(".") || "(value)";
   }
 
   function payloadPreview(value) {
-    let node = value;
-    for (let depth = 0; depth < 64; depth++) {
-      if (node === null || typeof node !== "object" || Array.isArray(node)) break;
-      const keys = Object.keys(node);
-      if (keys.length === 2 && "action" in node && "id" in node) {
-        node = node.action;
-        continue;
-      }
-      if (keys.length !== 1) break;
-      node = node[keys[0]];
-    }
+    const node = descend(value).payload;
     if (node === null || node === undefined) return "";
     if (typeof node === "object" && Object.keys(node).length === 0) return "";
     const json = JSON.stringify(node);
@@ -295,10 +289,23 @@
     summary.append(el("span", { class: "count", text: Array.isArray(value) ? "[" + entries.length + "]" : "{" + entries.length + "}" }));
     details.append(summary);
     let built = false;
+    // NB: A long array opens 500 elements at a time.
+    let shown = 0;
+    const more = el("button", { class: "link more" });
+    const showMore = () => {
+      const end = Math.min(entries.length, shown + 500);
+      const fragment = document.createDocumentFragment();
+      for (; shown < end; shown++) fragment.append(tree(entries[shown][1], entries[shown][0], depth - 1));
+      more.before(fragment);
+      if (shown < entries.length) more.textContent = "Show " + Math.min(500, entries.length - shown) + " more of " + entries.length;
+      else more.remove();
+    };
+    more.addEventListener("click", showMore);
     const build = () => {
       if (built) return;
       built = true;
-      for (const [key, child] of entries) details.append(tree(child, key, depth - 1));
+      details.append(more);
+      showMore();
     };
     details.addEventListener("toggle", () => { if (details.open) build(); });
     if (depth > 0) { details.open = true; build(); }

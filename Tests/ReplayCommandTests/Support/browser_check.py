@@ -3,10 +3,11 @@
 page showed as one JSON document.
 
     browser_check.py PAGE.html [--step N] [--search TEXT] [--screenshot PNG] [--dump-data FILE]
-                     [--timing-only]
+                     [--show-more] [--timing-only]
 
 --screenshot is taken once the page is ready, at --step when it is given; --dump-data writes
-the records the page unpacked.
+the records the page unpacked; --show-more clicks the state tree's first "Show more" button until
+it is gone, noting the children of its node each time.
 
 Exits with 3, saying why on standard error, when Chromium or Playwright is missing.
 """
@@ -53,6 +54,7 @@ def main():
     timing_only = "--timing-only" in arguments
     step = option("--step")
     dump = option("--dump-data")
+    show_more = "--show-more" in arguments
     executable = chromium_path()
     if executable is None:
         print("Chromium is missing: apt-get install -y chromium", file=sys.stderr)
@@ -97,6 +99,22 @@ def main():
             }""")
             with open(dump, "w", encoding="utf-8") as file:
                 file.write(text)
+        if show_more and facts["ready"] == "true":
+            steps = []
+            for _ in range(100):
+                state = page.evaluate("""() => {
+                    const more = document.querySelector('.state-tree .more');
+                    if (more) more.parentElement.id = 'show-more-node';
+                    const node = document.getElementById('show-more-node');
+                    return {children: node ? [...node.children].filter(c => c.tagName === 'DETAILS' || c.classList.contains('leaf')).length : 0,
+                            button: more ? more.textContent : null};
+                }""")
+                steps.append(state)
+                if state["button"] is None:
+                    break
+                page.click(".state-tree .more")
+                page.wait_for_timeout(50)
+            facts["showMore"] = steps
         if facts["ready"] != "true" or timing_only:
             facts["title"] = page.inner_text("#title")
             print(json.dumps(facts))
