@@ -102,13 +102,15 @@ public enum LogDirectory {
     return "\(session)-\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits).actionlog"
   }
 
-  /// A new session's name: the feature, the start in UTC (so that names sort by time), and a
-  /// random suffix: `todos-20261124T213000Z-1a2b3c4d`.
+  /// A new session's name: the feature, the start in UTC to the millisecond (so that names
+  /// sort by time), and a random suffix: `todos-20261124T213000.250Z-1a2b3c4d`.
   public static func newSessionName(feature: String, startedAt: Date) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+    // NB: With milliseconds: sessions started in the same second (a crash at launch, then the
+    // next launch) still sort in the order they started.
+    formatter.dateFormat = "yyyyMMdd'T'HHmmss.SSS'Z'"
     let safe = String(feature.map { $0.isLetter || $0.isNumber || $0 == "_" ? $0 : "_" })
     let suffix = String(UInt32.random(in: 0...UInt32.max), radix: 16)
     return "\(safe)-\(formatter.string(from: startedAt))-\(suffix)"
