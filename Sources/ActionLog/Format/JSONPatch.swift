@@ -162,49 +162,63 @@ extension JSONValue {
         }
       }
     case let (.array(old), .array(new)):
-      // The common prefix and suffix stay; what lies between is compared pairwise, then the rest
-      // removed (from the end, so indices hold) or added.
-      var prefix = 0
-      while prefix < min(old.count, new.count), old[prefix] == new[prefix] { prefix += 1 }
-      var suffix = 0
-      while suffix < min(old.count, new.count) - prefix,
-        old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
-      {
-        suffix += 1
-      }
-      let oldMiddle = old[prefix..<(old.count - suffix)]
-      let newMiddle = new[prefix..<(new.count - suffix)]
-      // The same elements in another order (a list sorted again): moves, not rewrites.
-      if oldMiddle.count == newMiddle.count, oldMiddle.count > 1,
-        Self.isPermutation(Array(oldMiddle), of: Array(newMiddle))
-      {
-        var working = Array(oldMiddle)
-        for target in working.indices where working[target] != newMiddle[prefix + target] {
-          guard
-            let source = working[(target + 1)...].firstIndex(of: newMiddle[prefix + target])
-          else { continue }
-          operations.append(
-            .move(from: path + [String(prefix + source)], to: path + [String(prefix + target)]))
-          working.insert(working.remove(at: source), at: target)
-        }
-        return
-      }
-      let paired = min(oldMiddle.count, newMiddle.count)
-      for offset in 0..<paired {
-        Self.diff(
-          oldMiddle[prefix + offset], newMiddle[prefix + offset],
-          path: path + [String(prefix + offset)], into: &operations)
-      }
-      if oldMiddle.count > paired {
-        for index in ((prefix + paired)..<(prefix + oldMiddle.count)).reversed() {
-          operations.append(JSONPatchOperation(.remove, path + [String(index)]))
-        }
-      }
-      for index in (prefix + paired)..<(prefix + newMiddle.count) {
-        operations.append(JSONPatchOperation(.add, path + [String(index)], new[index]))
-      }
+      Self.arrayChanges(
+        old, new, path: path, into: &operations, same: ==,
+        isPermutation: Self.isPermutation(_:of:),
+        diff: { Self.diff($0, $1, path: $2, into: &$3) }, value: { $0 })
     default:
       operations.append(JSONPatchOperation(.replace, path, new))
+    }
+  }
+
+  /// The operations that turn the array `old` into `new`, whatever stands for their elements
+  /// (values, or the places of values in a text): the common prefix and suffix stay; the same
+  /// elements in another order between them (a list sorted again) are moves, not rewrites;
+  /// otherwise what lies between is compared pairwise, then the rest removed (from the end, so
+  /// indices hold) or added.
+  static func arrayChanges<Element>(
+    _ old: [Element], _ new: [Element], path: [String],
+    into operations: inout [JSONPatchOperation],
+    same: (Element, Element) -> Bool,
+    isPermutation: ([Element], [Element]) -> Bool,
+    diff: (Element, Element, [String], inout [JSONPatchOperation]) throws -> Void,
+    value: (Element) throws -> JSONValue
+  ) rethrows {
+    var prefix = 0
+    while prefix < min(old.count, new.count), same(old[prefix], new[prefix]) { prefix += 1 }
+    var suffix = 0
+    while suffix < min(old.count, new.count) - prefix,
+      same(old[old.count - 1 - suffix], new[new.count - 1 - suffix])
+    {
+      suffix += 1
+    }
+    let oldMiddle = Array(old[prefix..<(old.count - suffix)])
+    let newMiddle = Array(new[prefix..<(new.count - suffix)])
+    if oldMiddle.count == newMiddle.count, oldMiddle.count > 1,
+      isPermutation(oldMiddle, newMiddle)
+    {
+      var working = oldMiddle
+      for target in working.indices where !same(working[target], newMiddle[target]) {
+        guard
+          let source = working[(target + 1)...].firstIndex(where: { same($0, newMiddle[target]) })
+        else { continue }
+        operations.append(
+          .move(from: path + [String(prefix + source)], to: path + [String(prefix + target)]))
+        working.insert(working.remove(at: source), at: target)
+      }
+      return
+    }
+    let paired = min(oldMiddle.count, newMiddle.count)
+    for offset in 0..<paired {
+      try diff(oldMiddle[offset], newMiddle[offset], path + [String(prefix + offset)], &operations)
+    }
+    if oldMiddle.count > paired {
+      for index in ((prefix + paired)..<(prefix + oldMiddle.count)).reversed() {
+        operations.append(JSONPatchOperation(.remove, path + [String(index)]))
+      }
+    }
+    for index in (prefix + paired)..<(prefix + newMiddle.count) {
+      operations.append(JSONPatchOperation(.add, path + [String(index)], try value(new[index])))
     }
   }
 

@@ -263,52 +263,10 @@ extension JSONValue {
           }
         }
       case (.array, .array):
-        let old = self.old.elements(oldIndex)
-        let new = self.new.elements(newIndex)
-        var prefix = 0
-        while prefix < min(old.count, new.count), self.same(old[prefix], new[prefix]) {
-          prefix += 1
-        }
-        var suffix = 0
-        while suffix < min(old.count, new.count) - prefix,
-          self.same(old[old.count - 1 - suffix], new[new.count - 1 - suffix])
-        {
-          suffix += 1
-        }
-        let oldMiddle = Array(old[prefix..<(old.count - suffix)])
-        let newMiddle = Array(new[prefix..<(new.count - suffix)])
-        // The same elements in another order (a list sorted again): moves, not rewrites.
-        if oldMiddle.count == newMiddle.count, oldMiddle.count > 1,
-          self.isPermutation(oldMiddle, of: newMiddle)
-        {
-          var working = oldMiddle
-          for target in working.indices where !self.same(working[target], newMiddle[target]) {
-            guard
-              let source = working[(target + 1)...].firstIndex(where: {
-                self.same($0, newMiddle[target])
-              })
-            else { continue }
-            operations.append(
-              .move(from: path + [String(prefix + source)], to: path + [String(prefix + target)]))
-            working.insert(working.remove(at: source), at: target)
-          }
-          return
-        }
-        let paired = min(oldMiddle.count, newMiddle.count)
-        for offset in 0..<paired {
-          try self.diff(
-            oldMiddle[offset], newMiddle[offset], path: path + [String(prefix + offset)],
-            into: &operations)
-        }
-        if oldMiddle.count > paired {
-          for index in ((prefix + paired)..<(prefix + oldMiddle.count)).reversed() {
-            operations.append(JSONPatchOperation(.remove, path + [String(index)]))
-          }
-        }
-        for index in (prefix + paired)..<(prefix + newMiddle.count) {
-          operations.append(
-            JSONPatchOperation(.add, path + [String(index)], try self.new.value(new[index])))
-        }
+        try JSONValue.arrayChanges(
+          self.old.elements(oldIndex), self.new.elements(newIndex), path: path,
+          into: &operations, same: self.same, isPermutation: self.isPermutation(_:of:),
+          diff: { try self.diff($0, $1, path: $2, into: &$3) }, value: self.new.value)
       default:
         operations.append(JSONPatchOperation(.replace, path, try self.new.value(newIndex)))
       }
