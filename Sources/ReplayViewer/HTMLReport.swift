@@ -186,10 +186,11 @@ public enum HTMLReport {
   /// `template` with its one `marker` replaced.
   static func replacing(_ marker: String, in template: [UInt8], with bytes: [UInt8]) -> [UInt8] {
     let needle = Array(marker.utf8)
-    guard let start = template.indices.first(where: { index in
-      index + needle.count <= template.count
-        && template[index..<(index + needle.count)].elementsEqual(needle)
-    })
+    guard
+      let start = template.indices.first(where: { index in
+        index + needle.count <= template.count
+          && template[index..<(index + needle.count)].elementsEqual(needle)
+      })
     else { return template }
     var result = Array(template[..<start])
     result.reserveCapacity(template.count + bytes.count)

@@ -182,7 +182,9 @@ struct RecordSamples {
       directory: directory, feature: "counter", initialState: CounterFeature.State(),
       retention: .minutes(5), session: "counter-20251122T025320Z-5a3e1f07",
       checkpointInterval: 50,
-      metadata: ["app": "ExampleFeatures", "appVersion": "2.4.1", "session": "Tools/record-samples"],
+      metadata: [
+        "app": "ExampleFeatures", "appVersion": "2.4.1", "session": "Tools/record-samples",
+      ],
       startedAt: self.startedAt, elapsed: self.virtualElapsed(step: .milliseconds(350))
     )
     let store = Store(initialState: CounterFeature.State()) {
@@ -312,9 +314,9 @@ extension RecordSamples {
         ]
         : [
           "description": """
-            Removing a favourite leaves its heart filled, and tapping it then does not add the \
-            song back
-            """
+          Removing a favourite leaves its heart filled, and tapping it then does not add the \
+          song back
+          """
         ]
     )
     let store = Store(initialState: SongsApp.State()) {
@@ -418,23 +420,27 @@ extension RecordSamples {
     // Ada gets a surname; Grace a new number; Alan is looked at and left as he was.
     store.send(.contactTapped(id: contacts[0]))
     type("Ada Lovelace", into: \.name)
-    await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped)))).finish()
+    await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped))))
+      .finish()
     store.send(.contactTapped(id: contacts[1]))
     type("555-0199", into: \.phone)
-    await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped)))).finish()
+    await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped))))
+      .finish()
     store.send(.contactTapped(id: contacts[2]))
     store.send(.path(.popFrom(id: store.path.ids.last!)))
     // A new contact, pushed on its own screen.
     store.send(.addButtonTapped)
     type("Barbara", into: \.name)
     type("555-0110", into: \.phone)
-    await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped)))).finish()
+    await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped))))
+      .finish()
     // Edsger is deleted after the confirmation.
     store.send(.contactTapped(id: contacts[3]))
     let screen = store.path.ids.last!
     store.send(.path(.element(id: screen, action: .detail(.deleteButtonTapped))))
     await store.send(
-      .path(.element(id: screen, action: .detail(.confirmationDialog(.presented(.confirmDeletion)))))
+      .path(
+        .element(id: screen, action: .detail(.confirmationDialog(.presented(.confirmDeletion)))))
     ).finish()
     try recorder.close()
     return recorder.count

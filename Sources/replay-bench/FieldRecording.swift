@@ -93,7 +93,8 @@ extension ReplayBench {
     print("  (the rolling recorder started \(segmentsStarted / max(1, rounds)) segments a round)")
     let rolling = median(rollingOverSingle)
     print("  rolling against a single file, both .onFlush:")
-    self.ratio(rolling, goal: "≤ 1.05×", met: rolling <= 1.05, note: rangeOfRounds(rollingOverSingle))
+    self.ratio(
+      rolling, goal: "≤ 1.05×", met: rolling <= 1.05, note: rangeOfRounds(rollingOverSingle))
     let synced = median(onFlushOverNever)
     print("  .onFlush against .never, single file:")
     self.ratio(synced, goal: "≤ 1.05×", met: synced <= 1.05, note: rangeOfRounds(onFlushOverNever))

@@ -54,7 +54,9 @@ extension ReplayBench {
     let driver = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
       .appendingPathComponent("Tests/ReplayCommandTests/Support/browser_check.py")
     guard FileManager.default.fileExists(atPath: driver.path) else {
-      print("  first paint             not measured: run from the package's folder (\(driver.path) is missing)")
+      print(
+        "  first paint             not measured: run from the package's folder (\(driver.path) is missing)"
+      )
       return
     }
     var paints: [Double] = []
@@ -92,10 +94,12 @@ extension ReplayBench {
     let ready = readies[readies.count / 2]
     print(
       "  first paint             \(String(format: "%.2f s", paint))      headless Chromium"
-        + " (rounds \(String(format: "%.2f", paints[0]))–\(String(format: "%.2f", paints[paints.count - 1])) s)")
+        + " (rounds \(String(format: "%.2f", paints[0]))–\(String(format: "%.2f", paints[paints.count - 1])) s)"
+    )
     print(
       "  list and step ready     \(String(format: "%.2f s", ready))      unpacked, parsed, first rows drawn"
-        + " (rounds \(String(format: "%.2f", readies[0]))–\(String(format: "%.2f", readies[readies.count - 1])) s)")
+        + " (rounds \(String(format: "%.2f", readies[0]))–\(String(format: "%.2f", readies[readies.count - 1])) s)"
+    )
     print(ratioRow(ready / 2, goal: "first paint ≤ 2 s, taken as the page ready", met: ready <= 2))
   }
 

@@ -167,7 +167,9 @@ struct Mutator {
       return object
     case .index(let index):
       guard var array = value as? [Any], array.indices.contains(index) else { return value }
-      if rest.isEmpty { array.remove(at: index) } else {
+      if rest.isEmpty {
+        array.remove(at: index)
+      } else {
         array[index] = Self.removing(at: rest, in: array[index])
       }
       return array

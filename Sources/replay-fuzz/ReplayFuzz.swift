@@ -103,10 +103,13 @@ struct ReplayFuzz: ParsableCommand {
     if found > 0 { throw ExitCode(1) }
   }
 
-  private func progress(_ tally: Harness.Tally, since start: ContinuousClock.Instant, found: Int)
+  private func progress(
+    _ tally: Harness.Tally, since start: ContinuousClock.Instant, found: Int
+  )
     -> String
   {
-    let elapsed = Double((ContinuousClock.now - start).components.seconds)
+    let elapsed =
+      Double((ContinuousClock.now - start).components.seconds)
       + Double((ContinuousClock.now - start).components.attoseconds) / 1e18
     let rate = Double(tally.inputs) / max(elapsed, 0.001)
     return """

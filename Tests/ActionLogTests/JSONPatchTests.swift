@@ -32,8 +32,11 @@ import Testing
     case var .array(elements):
       switch Int.random(in: 0...4, using: &rng) {
       case 4: elements.shuffle(using: &rng)
-      case 0: elements.insert(Self.value(&rng, depth: 1), at: .random(in: 0...elements.count, using: &rng))
-      case 1 where !elements.isEmpty: elements.remove(at: .random(in: 0..<elements.count, using: &rng))
+      case 0:
+        elements.insert(
+          Self.value(&rng, depth: 1), at: .random(in: 0...elements.count, using: &rng))
+      case 1 where !elements.isEmpty:
+        elements.remove(at: .random(in: 0..<elements.count, using: &rng))
       default:
         for index in elements.indices where Bool.random(using: &rng) {
           elements[index] = edited(elements[index], &rng)
@@ -102,13 +105,19 @@ import Testing
     await propertyCheck(count: 300, input: Self.pairs) { pair in
       let update = pair.0.changes(to: pair.1)
       let json = try? JSONEncoder().encode(update)
-      #expect(json.flatMap { try? JSONDecoder().decode([JSONPatchOperation].self, from: $0) } == update)
+      #expect(
+        json.flatMap { try? JSONDecoder().decode([JSONPatchOperation].self, from: $0) } == update)
     }
   }
 
   @Test func anEditIsAsSmallAsItLooks() throws {
-    let before = try JSONValue.parse(Array(#"{"todos":[{"done":false,"title":"a"},{"done":false,"title":"b"}],"filter":"all"}"#.utf8))
-    let after = try JSONValue.parse(Array(#"{"todos":[{"done":true,"title":"a"},{"done":false,"title":"b"},{"done":false,"title":"c"}],"filter":"all"}"#.utf8))
+    let before = try JSONValue.parse(
+      Array(
+        #"{"todos":[{"done":false,"title":"a"},{"done":false,"title":"b"}],"filter":"all"}"#.utf8))
+    let after = try JSONValue.parse(
+      Array(
+        #"{"todos":[{"done":true,"title":"a"},{"done":false,"title":"b"},{"done":false,"title":"c"}],"filter":"all"}"#
+          .utf8))
     let update = before.changes(to: after)
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys
@@ -119,8 +128,10 @@ import Testing
   }
 
   @Test func aListSortedAgainMovesItsElements() throws {
-    let before = try JSONValue.parse(Array(#"{"todos":[{"t":"a"},{"t":"b"},{"t":"c"},{"t":"d"}]}"#.utf8))
-    let after = try JSONValue.parse(Array(#"{"todos":[{"t":"c"},{"t":"a"},{"t":"b"},{"t":"d"}]}"#.utf8))
+    let before = try JSONValue.parse(
+      Array(#"{"todos":[{"t":"a"},{"t":"b"},{"t":"c"},{"t":"d"}]}"#.utf8))
+    let after = try JSONValue.parse(
+      Array(#"{"todos":[{"t":"c"},{"t":"a"},{"t":"b"},{"t":"d"}]}"#.utf8))
     let update = before.changes(to: after)
     #expect(update.map(\.description) == ["move /todos/2 to /todos/0"])
     #expect(try before.applying(update) == after)

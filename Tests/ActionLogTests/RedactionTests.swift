@@ -46,27 +46,27 @@ import Testing
     #expect(
       try redacted("a.b")
         == #"{"a":{"b":"‹redacted 1›","c":[{"d":"y","e":7},{"d":"z","e":8}]},"#
-          + #""f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
+        + #""f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
     )
     #expect(
       try redacted("a.c[*].d")
         == #"{"a":{"b":"x","c":[{"d":"‹redacted 1›","e":7},{"d":"‹redacted 2›","e":8}]},"#
-          + #""f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
+        + #""f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
     )
     #expect(
       try redacted("a.c[1]")
         == #"{"a":{"b":"x","c":[{"d":"y","e":7},{"d":"‹redacted 1›","e":2}]},"#
-          + #""f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
+        + #""f":{"g":{"password":"p"},"password":"q"},"h":"k"}"#
     )
     #expect(
       try redacted("**.password")
         == #"{"a":{"b":"x","c":[{"d":"y","e":7},{"d":"z","e":8}]},"#
-          + #""f":{"g":{"password":"‹redacted 1›"},"password":"‹redacted 2›"},"h":"k"}"#
+        + #""f":{"g":{"password":"‹redacted 1›"},"password":"‹redacted 2›"},"h":"k"}"#
     )
     #expect(
       try redacted("f.*", "h")
         == #"{"a":{"b":"x","c":[{"d":"y","e":7},{"d":"z","e":8}]},"#
-          + #""f":{"g":{"password":"‹redacted 1›"},"password":"‹redacted 2›"},"h":"‹redacted 3›"}"#
+        + #""f":{"g":{"password":"‹redacted 1›"},"password":"‹redacted 2›"},"h":"‹redacted 3›"}"#
     )
     #expect(try redacted("a.nothing", "c") == json.trimmingCharacters(in: .whitespacesAndNewlines))
   }
@@ -81,7 +81,7 @@ import Testing
     #expect(
       String(decoding: output, as: UTF8.self)
         == #"{"list":["‹redacted 1›","‹redacted 2›","‹redacted 1›","",true,null,3,3,"#
-          + #""‹redacted 9›"],"kept":"same"}"#
+        + #""‹redacted 9›"],"kept":"same"}"#
     )
     // A later payload of the same recording keeps the numbering.
     let next = try JSONRewriter.redact(

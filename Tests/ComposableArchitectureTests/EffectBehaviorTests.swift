@@ -25,12 +25,14 @@ import Testing
   @Test func workWrittenElsewhereBehavesAlike() {
     #expect(self.sync().shape != self.syncMoved().shape)
     #expect(self.sync().shape.behavesLike(self.syncMoved().shape))
-    #expect(self.sync().shape.behavior.description == "cancellable(CancelID.sync, cancelInFlight, run)")
+    #expect(
+      self.sync().shape.behavior.description == "cancellable(CancelID.sync, cancelInFlight, run)")
   }
 
   @Test func mergedEffectsInAnotherOrderBehaveAlike() {
     let recorded = Effect.merge(self.sync(), self.search(), .cancel(id: CancelID.search)).shape
-    let reordered = Effect.merge(.cancel(id: CancelID.search), self.search(), self.syncMoved()).shape
+    let reordered = Effect.merge(.cancel(id: CancelID.search), self.search(), self.syncMoved())
+      .shape
     #expect(recorded != reordered)
     #expect(recorded.behavesLike(reordered))
     // As reducers combined pairwise nest them: (a + b) + c against a + (c + b).
@@ -38,7 +40,8 @@ import Testing
       .merge([self.sync().shape, self.search().shape]), .cancel(id: EffectID("CancelID.search")),
     ])
     let regrouped = EffectShape.merge([
-      self.syncMoved().shape, .merge([.cancel(id: EffectID("CancelID.search")), self.search().shape]),
+      self.syncMoved().shape,
+      .merge([.cancel(id: EffectID("CancelID.search")), self.search().shape]),
     ])
     #expect(nested.behavesLike(regrouped))
     #expect(nested.behavesLike(recorded))
@@ -58,18 +61,35 @@ import Testing
     let recorded = Effect.merge(self.sync(), .cancel(id: CancelID.search)).shape
     let changes: [(String, EffectShape)] = [
       ("the effect dropped", Effect<Int>.cancel(id: CancelID.search).shape),
-      ("an effect added", Effect.merge(self.sync(), .cancel(id: CancelID.search), self.search()).shape),
+      (
+        "an effect added",
+        Effect.merge(self.sync(), .cancel(id: CancelID.search), self.search()).shape
+      ),
       (".cancellable dropped", Effect.merge(self.search(), .cancel(id: CancelID.search)).shape),
-      ("its id changed", Effect.merge(
-        self.search().cancellable(id: CancelID.search, cancelInFlight: true),
-        .cancel(id: CancelID.search)).shape),
-      ("cancelInFlight changed", Effect.merge(
-        self.sync(cancelInFlight: false), .cancel(id: CancelID.search)).shape),
+      (
+        "its id changed",
+        Effect.merge(
+          self.search().cancellable(id: CancelID.search, cancelInFlight: true),
+          .cancel(id: CancelID.search)
+        ).shape
+      ),
+      (
+        "cancelInFlight changed",
+        Effect.merge(
+          self.sync(cancelInFlight: false), .cancel(id: CancelID.search)
+        ).shape
+      ),
       ("the cancel removed", self.sync().shape),
       ("the cancel's id changed", Effect.merge(self.sync(), .cancel(id: CancelID.sync)).shape),
-      ("the same work twice", Effect.merge(self.sync(), self.sync(), .cancel(id: CancelID.search)).shape),
+      (
+        "the same work twice",
+        Effect.merge(self.sync(), self.sync(), .cancel(id: CancelID.search)).shape
+      ),
       ("sent at once instead", Effect.merge(Effect.send(1), .cancel(id: CancelID.search)).shape),
-      ("run one after the other", Effect.concatenate(self.sync(), .cancel(id: CancelID.search)).shape),
+      (
+        "run one after the other",
+        Effect.concatenate(self.sync(), .cancel(id: CancelID.search)).shape
+      ),
     ]
     for (change, replayed) in changes {
       #expect(!recorded.behavesLike(replayed), "\(change): \(replayed)")

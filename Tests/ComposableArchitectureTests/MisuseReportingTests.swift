@@ -21,7 +21,11 @@ private enum ScreenAction: Equatable {
       let store = Store(initialState: Screen.detail("a")) {
         Scope(
           state: \Screen.Cases.list, action: \ScreenAction.Cases.list,
-          child: { Reduce<Int, Int> { state, action in state += action; return .none } },
+          child: {
+            Reduce<Int, Int> { state, action in
+              state += action; return .none
+            }
+          },
           fileID: "Tests/Screen.swift", line: 7
         )
       }

@@ -163,13 +163,15 @@ struct ContactsStack {
         "name":"Blob","secondsOnScreen":0}}},"id":4}]}
         """)
     #expect(try JSONDecoder().decode(ContactsStack.State.self, from: Data(json.utf8)) == state)
-    let action = ContactsStack.Action.path(.element(id: 4, action: .detail(.binding(.set(\.name, "B")))))
+    let action = ContactsStack.Action.path(
+      .element(id: 4, action: .detail(.binding(.set(\.name, "B")))))
     let actionJSON = String(decoding: try encoder.encode(action), as: UTF8.self)
     #expect(
       actionJSON
         == #"{"path":{"_0":{"element":{"action":{"detail":{"_0":{"binding":{"_0":{"name":"name","value":"B"}}}}},"id":4}}}}"#
     )
-    #expect(try JSONDecoder().decode(ContactsStack.Action.self, from: Data(actionJSON.utf8)) == action)
+    #expect(
+      try JSONDecoder().decode(ContactsStack.Action.self, from: Data(actionJSON.utf8)) == action)
   }
 
   @Test func aStackDumpsEachScreenWithItsIdentity() {

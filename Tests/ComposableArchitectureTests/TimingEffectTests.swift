@@ -37,7 +37,9 @@ private struct Ticker {
 @Suite struct TimingEffectTests {
   @Test func debounceRunsOnlyTheLastOfAQuickSuccession() async {
     let clock = CountingTestClock()
-    let store = TestStore(initialState: Ticker.State()) { Ticker() } withDependencies: {
+    let store = TestStore(initialState: Ticker.State()) {
+      Ticker()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.debounced(1))
@@ -54,17 +56,25 @@ private struct Ticker {
 
   @Test func aDebouncedEffectIsTheSameShapeWhateverTheTime() {
     let clock = TestClock()
-    let reducer = withDependencies { $0.continuousClock = clock } operation: { Ticker() }
+    let reducer = withDependencies {
+      $0.continuousClock = clock
+    } operation: {
+      Ticker()
+    }
     var state = Ticker.State()
     let first = reducer.reduce(into: &state, action: .debounced(1)).shape
     let second = reducer.reduce(into: &state, action: .debounced(2)).shape
     #expect(first == second)
-    #expect(first.description.contains("cancellable(CancelID.debounce, cancelInFlight, concatenate(run at"))
+    #expect(
+      first.description.contains(
+        "cancellable(CancelID.debounce, cancelInFlight, concatenate(run at"))
   }
 
   @Test func throttleLetsTheFirstThroughAndTheLatestAtTheEndOfTheInterval() async {
     let clock = CountingTestClock()
-    let store = TestStore(initialState: Ticker.State()) { Ticker() } withDependencies: {
+    let store = TestStore(initialState: Ticker.State()) {
+      Ticker()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.send(.throttled(1, latest: true))
@@ -82,7 +92,9 @@ private struct Ticker {
 
   @Test func throttleWithoutLatestKeepsTheFirstWaiting() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Ticker.State()) { Ticker() } withDependencies: {
+    let store = TestStore(initialState: Ticker.State()) {
+      Ticker()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     // Each store keeps its own intervals: the test above, with the same identifier, is not seen.
@@ -99,7 +111,9 @@ private struct Ticker {
 
   @Test func withExhaustivityRelaxesOnlyWhatItWraps() async {
     let clock = TestClock()
-    let store = TestStore(initialState: Ticker.State()) { Ticker() } withDependencies: {
+    let store = TestStore(initialState: Ticker.State()) {
+      Ticker()
+    } withDependencies: {
       $0.continuousClock = clock
     }
     await store.withExhaustivity(.off) {

@@ -280,8 +280,10 @@ import TimeTravel
     // A recording made before step updates has no state between its checkpoints: it says so.
     let legacy = try await run(
       "replay",
-      ["export", "Recordings/legacy/todos-v1.actionlog", "-o", directory.file("l.jsonl").path,
-       "--states"],
+      [
+        "export", "Recordings/legacy/todos-v1.actionlog", "-o", directory.file("l.jsonl").path,
+        "--states",
+      ],
       in: Self.root)
     #expect(legacy.status == 1)
     #expect(legacy.errors.contains("the recording has no step updates"), "\(legacy)")

@@ -16,7 +16,8 @@ import Testing
 )
 struct HTMLPageTests {
   static let root = ReplayCommandTests.root
-  static let script = root.appendingPathComponent("Tests/ReplayCommandTests/Support/browser_check.py")
+  static let script = root.appendingPathComponent(
+    "Tests/ReplayCommandTests/Support/browser_check.py")
 
   /// What the page showed, as the driver reports it.
   struct Facts: Decodable {
@@ -71,7 +72,8 @@ struct HTMLPageTests {
     let page = directory.file("page.html")
     let made = try await run(
       "replay", ["html", recording, "-o", page.path, "--force"] + arguments, in: Self.root)
-    try #require(made.status == 0, "replay html \(recording): \(made.all)", sourceLocation: sourceLocation)
+    try #require(
+      made.status == 0, "replay html \(recording): \(made.all)", sourceLocation: sourceLocation)
     let driven = try await run(
       "python3", [Self.script.path, page.path] + browser, in: directory.url, isProduct: false)
     try #require(driven.status == 0, "\(driven.all)", sourceLocation: sourceLocation)
@@ -92,7 +94,8 @@ struct HTMLPageTests {
     let directory = TemporaryDirectory()
     let recording = try Recording(contentsOf: recordingsFolder.appendingPathComponent(file))
     let word = try Self.searchWord(of: recording, recording.count)
-    let facts = try await self.page("Recordings/\(file)", in: directory, browser: ["--search", word])
+    let facts = try await self.page(
+      "Recordings/\(file)", in: directory, browser: ["--search", word])
 
     #expect(facts.ready == "true")
     #expect(facts.errors == [], "the page's errors")
@@ -216,7 +219,8 @@ struct HTMLPageTests {
     let data = try String(contentsOf: dump, encoding: .utf8)
     #expect(data.contains("‹redacted"))
     // The same session, recorded without redaction, holds the descriptions typed.
-    let plain = try Recording(contentsOf: recordingsFolder.appendingPathComponent("todos.actionlog"))
+    let plain = try Recording(
+      contentsOf: recordingsFolder.appendingPathComponent("todos.actionlog"))
     var states = RecordedStates(plain)
     var descriptions: Set<String> = []
     for seq in 0...plain.count {
@@ -224,7 +228,9 @@ struct HTMLPageTests {
         continue
       }
       for todo in todos {
-        if case .string(let text)? = Self.lookup(todo, ["description"]) { descriptions.insert(text) }
+        if case .string(let text)? = Self.lookup(todo, ["description"]) {
+          descriptions.insert(text)
+        }
       }
     }
     #expect(descriptions.count > 3)
@@ -240,9 +246,11 @@ struct HTMLPageTests {
     let directory = TemporaryDirectory()
     let items = (0..<1_200).map(String.init).joined(separator: ",")
     var file = framedLine(
-      #"{"actionType":"Big.Action","checkpointInterval":100,"feature":"big","format":1,"initialState":{"items":[\#(items)]},"kind":"header","metadata":{},"startedAt":"2026-11-22T02:53:20.000Z","stateType":"Big.State","updates":1}"#)
+      #"{"actionType":"Big.Action","checkpointInterval":100,"feature":"big","format":1,"initialState":{"items":[\#(items)]},"kind":"header","metadata":{},"startedAt":"2026-11-22T02:53:20.000Z","stateType":"Big.State","updates":1}"#
+    )
     file += framedLine(
-      #"{"kind":"action","seq":1,"source":"send","time":1000000,"update":[{"op":"replace","path":"/items/0","value":-1}],"value":{"tapped":{}}}"#)
+      #"{"kind":"action","seq":1,"source":"send","time":1000000,"update":[{"op":"replace","path":"/items/0","value":-1}],"value":{"tapped":{}}}"#
+    )
     file += framedLine(#"{"kind":"end","seq":1,"time":1000000}"#)
     let recording = directory.file("big.actionlog")
     try file.write(to: recording)
@@ -283,11 +291,15 @@ struct HTMLPageTests {
     #expect(exported.output.contains("bug.html"), "\(exported.output)")
     let driven = try await run(
       "python3",
-      [Self.script.path, directory.file("bug.html").path, "--dump-data", directory.file("d.json").path],
+      [
+        Self.script.path, directory.file("bug.html").path, "--dump-data",
+        directory.file("d.json").path,
+      ],
       in: directory.url, isProduct: false)
     let facts = try JSONDecoder().decode(Facts.self, from: Data(driven.output.utf8))
     #expect(facts.actions == 30)
-    #expect(!(try String(contentsOf: directory.file("d.json"), encoding: .utf8)).contains("Buy milk"))
+    #expect(
+      !(try String(contentsOf: directory.file("d.json"), encoding: .utf8)).contains("Buy milk"))
   }
 }
 
@@ -301,7 +313,8 @@ enum HeadlessBrowser {
       }
     }
     guard chromium else {
-      return "Chromium is missing (apt-get install -y chromium, or run Tools/test): the HTML page tests did not run"
+      return
+        "Chromium is missing (apt-get install -y chromium, or run Tools/test): the HTML page tests did not run"
     }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -317,7 +330,8 @@ enum HeadlessBrowser {
 
   static let bundled: [String] = {
     let folder = recordingsFolder
-    let files = FileManager.default.enumerator(atPath: folder.path)?
+    let files =
+      FileManager.default.enumerator(atPath: folder.path)?
       .compactMap { $0 as? String }.filter { $0.hasSuffix(".actionlog") }.sorted() ?? []
     return files
   }()

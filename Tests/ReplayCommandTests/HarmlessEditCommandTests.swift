@@ -80,8 +80,9 @@ import Testing
     records.map { record in
       var record = record
       if record["kind"] as? String == "header" { record["schema"] = 3 }
-      if var value = record["value"] as? [String: Any], let many = value.removeValue(
-        forKey: "deleteMany")
+      if var value = record["value"] as? [String: Any],
+        let many = value.removeValue(
+          forKey: "deleteMany")
       {
         value["delete"] = many
         record["value"] = value

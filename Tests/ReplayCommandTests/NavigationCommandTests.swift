@@ -91,7 +91,8 @@ import Testing
 
   @Test func eachRecordingVerifies() async throws {
     for name in ["inventory", "contacts", "search"] {
-      let result = try await run("replay", ["verify", "Recordings/\(name).actionlog"], in: Self.root)
+      let result = try await run(
+        "replay", ["verify", "Recordings/\(name).actionlog"], in: Self.root)
       #expect(result.status == 0, "\(name): \(result)")
       #expect(result.output.contains("today's reducer reproduces every step"), "\(name): \(result)")
     }

@@ -138,7 +138,8 @@ struct CounterWithoutTheAlert: Reducer {
     }
     let message = try #require(messages.value.first)
     #expect(messages.value.count == 1)
-    #expect(message.contains("The replay differs from the recording at step \(shown):"), "\(message)")
+    #expect(
+      message.contains("The replay differs from the recording at step \(shown):"), "\(message)")
     #expect(message.contains("-   alert: CounterFeature.Alert("), "\(message)")
     #expect(message.contains("+   alert: nil"), "\(message)")
   }

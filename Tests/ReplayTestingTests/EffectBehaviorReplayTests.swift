@@ -168,28 +168,29 @@ struct Account: Reducer {
     let url = try await self.record(in: directory)
     let sync = "run at EffectBehaviorReplayTests.swift:74"
     let audit = "run at EffectBehaviorReplayTests.swift:101"
-    let expected: [(Account.Edit, step: Int, action: String, recorded: String, replayed: String)] = [
-      (
-        .effectDropped, 1, "Account.Action.syncTapped",
-        "merge(cancellable(CancelID.sync, cancelInFlight, \(sync)), \(audit))", audit
-      ),
-      (
-        .cancellableDropped, 1, "Account.Action.syncTapped",
-        "merge(cancellable(CancelID.sync, cancelInFlight, \(sync)), \(audit))",
-        "merge(\(sync), \(audit))"
-      ),
-      (
-        .idChanged, 1, "Account.Action.syncTapped",
-        "merge(cancellable(CancelID.sync, cancelInFlight, \(sync)), \(audit))",
-        "merge(cancellable(CancelID.refresh, cancelInFlight, \(sync)), \(audit))"
-      ),
-      (
-        .cancelInFlightDropped, 1, "Account.Action.syncTapped",
-        "merge(cancellable(CancelID.sync, cancelInFlight, \(sync)), \(audit))",
-        "merge(cancellable(CancelID.sync, \(sync)), \(audit))"
-      ),
-      (.cancelRemoved, 3, "Account.Action.cancelTapped", "cancel(CancelID.sync)", "none"),
-    ]
+    let expected: [(Account.Edit, step: Int, action: String, recorded: String, replayed: String)] =
+      [
+        (
+          .effectDropped, 1, "Account.Action.syncTapped",
+          "merge(cancellable(CancelID.sync, cancelInFlight, \(sync)), \(audit))", audit
+        ),
+        (
+          .cancellableDropped, 1, "Account.Action.syncTapped",
+          "merge(cancellable(CancelID.sync, cancelInFlight, \(sync)), \(audit))",
+          "merge(\(sync), \(audit))"
+        ),
+        (
+          .idChanged, 1, "Account.Action.syncTapped",
+          "merge(cancellable(CancelID.sync, cancelInFlight, \(sync)), \(audit))",
+          "merge(cancellable(CancelID.refresh, cancelInFlight, \(sync)), \(audit))"
+        ),
+        (
+          .cancelInFlightDropped, 1, "Account.Action.syncTapped",
+          "merge(cancellable(CancelID.sync, cancelInFlight, \(sync)), \(audit))",
+          "merge(cancellable(CancelID.sync, \(sync)), \(audit))"
+        ),
+        (.cancelRemoved, 3, "Account.Action.cancelTapped", "cancel(CancelID.sync)", "none"),
+      ]
     for (edit, step, action, recorded, replayed) in expected {
       let failures = try self.failures(replaying: url, with: edit)
       #expect(failures.count == 1, "\(edit): \(failures)")

@@ -8,7 +8,8 @@ import Testing
 
 /// The contacts feature with its stack broken: screens never pop.
 private struct ContactsThatNeverPop: Reducer {
-  func reduce(into state: inout Contacts.State, action: Contacts.Action) -> Effect<Contacts.Action> {
+  func reduce(into state: inout Contacts.State, action: Contacts.Action) -> Effect<Contacts.Action>
+  {
     if case .path(.popFrom) = action { return .none }
     return Contacts().reduce(into: &state, action: action)
   }
@@ -38,7 +39,8 @@ private struct InventoryThatIgnoresDismissal: Reducer {
       try assertReplay(bundledRecording("contacts")) { ContactsThatNeverPop() }
     }
     #expect(messages.count == 1)
-    #expect(messages.first?.contains("contacts.actionlog: today's reducer does not reproduce") == true)
+    #expect(
+      messages.first?.contains("contacts.actionlog: today's reducer does not reproduce") == true)
     // The pop's cancellation of the screen's effects is missing where the pop was recorded.
     #expect(messages.first?.contains("popFrom(id: #0)") == true, "\(messages)")
   }
@@ -49,14 +51,16 @@ private struct InventoryThatIgnoresDismissal: Reducer {
     }
     #expect(messages.count == 1)
     // The dismissal's cancellation of the sheet's effects is missing, at the step it was recorded.
-    #expect(messages.first?.contains("""
-        Action at step 11 (+3.850s):
-          Inventory.Action.destination(.dismiss)
+    #expect(
+      messages.first?.contains(
+        """
+          Action at step 11 (+3.850s):
+            Inventory.Action.destination(.dismiss)
 
-        Effects:
-          − cancel(the features at destination[addItem])
-          + none
-      """) == true, "\(messages)")
+          Effects:
+            − cancel(the features at destination[addItem])
+            + none
+        """) == true, "\(messages)")
   }
 
   private func failures(_ body: () throws -> Void) rethrows -> [String] {

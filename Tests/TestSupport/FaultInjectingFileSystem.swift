@@ -95,7 +95,8 @@ public final class FaultInjectingFileSystem: LogFileSystem, @unchecked Sendable 
 
   private func add(_ path: String, inode: Int) {
     self.names[path] = inode
-    self.pending.append(Pending(directory: self.parent(path), change: .add(path, inode: inode), inode: inode))
+    self.pending.append(
+      Pending(directory: self.parent(path), change: .add(path, inode: inode), inode: inode))
   }
 
   private func remove(_ path: String) {
@@ -199,7 +200,9 @@ public final class FaultInjectingFileSystem: LogFileSystem, @unchecked Sendable 
 
   public func list(_ directory: String) throws(FileSystemError) -> [String] {
     self.lock.withLock {
-      self.names.keys.filter { self.parent($0) == directory }.map { ($0 as NSString).lastPathComponent }
+      self.names.keys.filter { self.parent($0) == directory }.map {
+        ($0 as NSString).lastPathComponent
+      }
     }
   }
 
@@ -262,6 +265,7 @@ public func materialize(_ image: [String: [UInt8]], in directory: URL) throws {
   try? manager.removeItem(at: directory)
   try manager.createDirectory(at: directory, withIntermediateDirectories: true)
   for (path, bytes) in image {
-    try Data(bytes).write(to: directory.appendingPathComponent((path as NSString).lastPathComponent))
+    try Data(bytes).write(
+      to: directory.appendingPathComponent((path as NSString).lastPathComponent))
   }
 }

@@ -31,7 +31,8 @@ import TimeTravel
   @Test func contactsReplaysToEveryCheckpoint() throws {
     try self.assertReplays("contacts", Contacts(), minimumEffectActions: 6, capturesUUIDs: true)
     // Each push is recorded with the identity the screen got, so later actions find it.
-    let recording = try Recording(contentsOf: Self.folder.appendingPathComponent("contacts.actionlog"))
+    let recording = try Recording(
+      contentsOf: Self.folder.appendingPathComponent("contacts.actionlog"))
     let pushed = try (1...recording.count).flatMap {
       try recording.action($0, as: Contacts.Action.self).captured["stackElementID"]
     }

@@ -15,7 +15,9 @@ import TimeTravel
 /// every action a flush acknowledged; every file left opens; no temporary file reaches a reader.
 @Suite(.serialized) struct PowerLossTests {
   @Test(arguments: FaultInjectingFileSystem.Mode.allCases)
-  @MainActor func aSingleFileKeepsEveryAcknowledgedAction(mode: FaultInjectingFileSystem.Mode)
+  @MainActor func aSingleFileKeepsEveryAcknowledgedAction(
+    mode: FaultInjectingFileSystem.Mode
+  )
     async throws
   {
     let fileSystem = FaultInjectingFileSystem(mode: mode)
@@ -103,7 +105,8 @@ import TimeTravel
     let fileSystem = FaultInjectingFileSystem(mode: .posix)
     let isFull = LockIsolated(false)
     fileSystem.failure = { operation, path in
-      operation == "create" && isFull.value ? FileSystemError(code: ENOSPC, operation: "create \(path)") : nil
+      operation == "create" && isFull.value
+        ? FileSystemError(code: ENOSPC, operation: "create \(path)") : nil
     }
     let recorder = try RecorderOf<CounterFeature>(
       directory: URL(fileURLWithPath: "/faulty"), feature: "counter",
@@ -195,7 +198,9 @@ final class PowerLossChecker: @unchecked Sendable {
     let current = Set(self.fileSystem.currentImage().keys.filter { !$0.contains("/.") })
     self.segmentsGone.formUnion(self.segmentsSeen.subtracting(current))
     self.segmentsSeen.formUnion(current)
-    for image in [self.fileSystem.powerLossImage(), self.fileSystem.powerLossImage(cuttingAt: &self.generator)] {
+    for image in [
+      self.fileSystem.powerLossImage(), self.fileSystem.powerLossImage(cuttingAt: &self.generator),
+    ] {
       self.losses += 1
       do {
         try self.check(image, acknowledged: acknowledged)
@@ -214,7 +219,9 @@ final class PowerLossChecker: @unchecked Sendable {
     switch self.layout {
     case let .singleFile(name):
       let others = names.subtracting(leftovers).subtracting([name])
-      guard others.isEmpty else { throw Failure("files that are neither it nor leftovers: \(others)") }
+      guard others.isEmpty else {
+        throw Failure("files that are neither it nor leftovers: \(others)")
+      }
       guard names.contains(name) else {
         guard acknowledged == 0 else { throw Failure("no recording, \(acknowledged) acknowledged") }
         return
@@ -227,7 +234,9 @@ final class PowerLossChecker: @unchecked Sendable {
     case .rolling:
       let segments = try LogDirectory.segments(in: folder)
       let others = names.subtracting(leftovers).subtracting(segments.map(\.url.lastPathComponent))
-      guard others.isEmpty else { throw Failure("files that are neither segments nor leftovers: \(others)") }
+      guard others.isEmpty else {
+        throw Failure("files that are neither segments nor leftovers: \(others)")
+      }
       guard !segments.isEmpty else {
         guard acknowledged == 0 else { throw Failure("no segment, \(acknowledged) acknowledged") }
         return

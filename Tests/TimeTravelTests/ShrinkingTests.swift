@@ -153,7 +153,8 @@ import Testing
     func fails(_ input: [Int]) -> Bool { input == Array(0..<8) || input == [1, 6] }
     let ddmin = DeltaDebugging<Int>.minimize(Array(0..<8), fails: fails)
     #expect(ddmin.input == Array(0..<8))
-    let smallest = try #require(DeltaDebugging<Int>.smallest(ddmin.input, fails: fails, budget: 100))
+    let smallest = try #require(
+      DeltaDebugging<Int>.smallest(ddmin.input, fails: fails, budget: 100))
     #expect(smallest.input == [1, 6])
     #expect(smallest.tests == 8 + 7 + 5)
     #expect(DeltaDebugging<Int>.smallest(ddmin.input, fails: fails, budget: 10) == nil)

@@ -175,7 +175,9 @@ import TimeTravel
     let divergence = try #require(try timeline.verify(effects: .ignore))
     let edit = try #require(
       (1...timeline.count).first {
-        if case .todos(.element(_, .textFieldChanged(let text))) = try? timeline.action(at: $0).action {
+        if case .todos(.element(_, .textFieldChanged(let text))) = try? timeline.action(at: $0)
+          .action
+        {
           return text.count == 3
         }
         return false

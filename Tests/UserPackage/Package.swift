@@ -7,7 +7,7 @@ let package = Package(
   platforms: [.macOS(.v14)],
   dependencies: [
     // ComposableReplay, cloned beside this package.
-    .package(path: "../ComposableReplay"),
+    .package(path: "../ComposableReplay")
   ],
   targets: [
     // The feature, as the app links it: the architecture and the recorder, no test framework.

@@ -153,7 +153,10 @@ extension UserPackageTests {
     let field = package.appendingPathComponent("Field")
     let recorded = try await run(
       "swift",
-      ["test", "--skip-build", "--filter", "WalletRecordingTests.aCrashedSessionIsReportedAtTheNextLaunch"],
+      [
+        "test", "--skip-build", "--filter",
+        "WalletRecordingTests.aCrashedSessionIsReportedAtTheNextLaunch",
+      ],
       in: package, isProduct: false, environment: ["WALLET_FIELD": field.path])
     #expect(recorded.status == 0, "\(recorded.all)")
     #expect(recorded.all.contains("Test run with 1 test"), "\(recorded.all)")
@@ -178,7 +181,8 @@ extension UserPackageTests {
       in: package, isProduct: false)
     #expect(report.status == 0, "report: \(report.all)")
     #expect(report.output.contains("Wrote crash.actionlog: 180 actions"), "\(report.all)")
-    let verify = try await run(replay, ["verify", "crash.actionlog"], in: package, isProduct: false)
+    let verify = try await run(
+      replay, ["verify", "crash.actionlog"], in: package, isProduct: false)
     #expect(verify.status == 0, "verify: \(verify.all)")
     #expect(verify.output.contains("reproduces every step of 180 actions"), "\(verify.all)")
     // What the app wrote at its next launch is the same report.
@@ -203,7 +207,8 @@ extension UserPackageTests {
     let recordings = package.appendingPathComponent("Recordings")
     try FileManager.default.createDirectory(at: recordings, withIntermediateDirectories: true)
     let recorded = try await run(
-      "swift", ["test", "--skip-build", "--filter", "WalletRecordingTests.correctRecordingReplays"],
+      "swift",
+      ["test", "--skip-build", "--filter", "WalletRecordingTests.correctRecordingReplays"],
       in: package, isProduct: false,
       environment: ["WALLET_RECORDING": recordings.appendingPathComponent("session.actionlog").path]
     )
@@ -252,17 +257,17 @@ extension UserPackageTests {
     let test = package.appendingPathComponent(
       "Tests/WalletRecordingTests/SavedRecordingTests.swift")
     try """
-      import Foundation
-      import ReplayTesting
-      import Testing
-      import Wallet
+    import Foundation
+    import ReplayTesting
+    import Testing
+    import Wallet
 
-      @Test func theSessionRecordedLastReleaseReplays() throws {
-        let url = URL(fileURLWithPath: \(String(reflecting: recordings.path)))
-        try assertReplay(url.appendingPathComponent("session.actionlog")) { Wallet() }
-      }
+    @Test func theSessionRecordedLastReleaseReplays() throws {
+      let url = URL(fileURLWithPath: \(String(reflecting: recordings.path)))
+      try assertReplay(url.appendingPathComponent("session.actionlog")) { Wallet() }
+    }
 
-      """.write(to: test, atomically: true, encoding: .utf8)
+    """.write(to: test, atomically: true, encoding: .utf8)
     let saved = try await swift(
       ["test", "--filter", "theSessionRecordedLastReleaseReplays"], in: package)
     #expect(saved.status == 0, "assertReplay: \(saved.all)")
@@ -279,7 +284,10 @@ extension UserPackageTests {
     let original = try String(contentsOf: source, encoding: .utf8)
     let cancellable = "      .cancellable(id: CancelID.sync, cancelInFlight: true)\n"
     let edits: [(what: String, changes: [(String, String)], step: Int)] = [
-      ("the audit's effect dropped", [("return .run { _ in await Task.yield() }", "return .none")], 1),
+      (
+        "the audit's effect dropped", [("return .run { _ in await Task.yield() }", "return .none")],
+        1
+      ),
       ("the sync's .cancellable dropped", [(cancellable, "")], 1),
       (
         "the sync's id changed",
@@ -335,22 +343,29 @@ extension UserPackageTests {
     let original = try String(contentsOf: source, encoding: .utf8)
     var text = original
     for (old, new) in [
-      ("    public var amount: Int\n    public var date: Date", "    public var sum: Int\n    public var date: Date"),
-      ("      self.amount = amount\n      self.date = date", "      self.sum = amount\n      self.date = date"),
+      (
+        "    public var amount: Int\n    public var date: Date",
+        "    public var sum: Int\n    public var date: Date"
+      ),
+      (
+        "      self.amount = amount\n      self.date = date",
+        "      self.sum = amount\n      self.date = date"
+      ),
     ] {
       try #require(text.components(separatedBy: old).count == 2, "\(old) is not in Wallet.swift")
       text = text.replacingOccurrences(of: old, with: new)
     }
-    text = "import ActionLog\n" + text + """
+    text =
+      "import ActionLog\n" + text + """
 
-      extension Wallet.State: SchemaVersioned {
-        public static let schema = FeatureSchema(
-          version: 2,
-          migrations: [Migration(from: 1, .renameField("amount", to: "sum", in: "payments[*]"))]
-        )
-      }
+        extension Wallet.State: SchemaVersioned {
+          public static let schema = FeatureSchema(
+            version: 2,
+            migrations: [Migration(from: 1, .renameField("amount", to: "sum", in: "payments[*]"))]
+          )
+        }
 
-      """
+        """
     try text.write(to: source, atomically: true, encoding: .utf8)
     let rebuild = try await swift(["build", "--product", "wallet-replay"], in: package)
     try #require(rebuild.status == 0, "\(rebuild.all)")
@@ -359,7 +374,8 @@ extension UserPackageTests {
       replay, ["verify", "Recordings/redacted.actionlog"], in: package, isProduct: false)
     #expect(verify.status == 0, "verify: \(verify.all)")
     let migrated = try await run(
-      replay, ["migrate", "Recordings/redacted.actionlog", "-o", "Recordings/redacted-v2.actionlog"],
+      replay,
+      ["migrate", "Recordings/redacted.actionlog", "-o", "Recordings/redacted-v2.actionlog"],
       in: package, isProduct: false)
     #expect(migrated.status == 0, "migrate: \(migrated.all)")
     let info = try await run(

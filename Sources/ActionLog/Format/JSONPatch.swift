@@ -244,10 +244,12 @@ extension JSONValue {
           // A move is a removal and an add of the value removed.
           let from = operation.from ?? []
           guard let value = document.value(at: from[...]) else {
-            throw PatchFailure(text: "there is nothing at \(JSONPatchOperation.pointer(from)) to move")
+            throw PatchFailure(
+              text: "there is nothing at \(JSONPatchOperation.pointer(from)) to move")
           }
           try document.apply(JSONPatchOperation(.remove, from), at: from[...])
-          try document.apply(JSONPatchOperation(.add, operation.path, value), at: operation.path[...])
+          try document.apply(
+            JSONPatchOperation(.add, operation.path, value), at: operation.path[...])
         } else {
           try document.apply(operation, at: operation.path[...])
         }
@@ -345,7 +347,8 @@ extension JSONValue {
       }
       self = .array(elements)
     default:
-      throw PatchFailure(text: "\"\(token)\" is inside a value that is neither an object nor an array")
+      throw PatchFailure(
+        text: "\"\(token)\" is inside a value that is neither an object nor an array")
     }
   }
 }

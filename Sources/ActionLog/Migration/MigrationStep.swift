@@ -68,7 +68,8 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
   ) -> Self {
     Self(
       part: part, path: path, operation: .rename(old, to: new),
-      description: Self.swift("renameCase", [old.debugDescription, "to: \(new.debugDescription)"],
+      description: Self.swift(
+        "renameCase", [old.debugDescription, "to: \(new.debugDescription)"],
         path: path, defaultPath: "**", part: part, defaultPart: .actions)
     )
   }
@@ -79,7 +80,8 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
   ) -> Self {
     Self(
       part: part, path: path, operation: .rename(old, to: new),
-      description: Self.swift("renameField", [old.debugDescription, "to: \(new.debugDescription)"],
+      description: Self.swift(
+        "renameField", [old.debugDescription, "to: \(new.debugDescription)"],
         path: path, defaultPath: "", part: part, defaultPart: .states)
     )
   }
@@ -102,7 +104,8 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
     }
     return Self(
       part: part, path: path, operation: .add(name, json),
-      description: Self.swift("addField", [name.debugDescription, "default: \(json.text)"],
+      description: Self.swift(
+        "addField", [name.debugDescription, "default: \(json.text)"],
         path: path, defaultPath: "", part: part, defaultPart: .states),
       problem: problem
     )
@@ -115,7 +118,8 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
   ) -> Self {
     Self(
       part: part, path: path, operation: .remove(name),
-      description: Self.swift("removeField", [name.debugDescription],
+      description: Self.swift(
+        "removeField", [name.debugDescription],
         path: path, defaultPath: "", part: part, defaultPart: .states)
     )
   }

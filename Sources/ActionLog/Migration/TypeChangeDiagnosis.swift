@@ -10,9 +10,10 @@ struct TypeChangeDiagnosis {
   /// A diagnosis of `error`, raised decoding a record whose value (`field` of the record) is of
   /// type `valueType`; `record` is the record's JSON. `nil` for a failure that is not a change
   /// of the types.
-  init?(_ error: DecodingError, field: String, valueType: String, part: MigrationStep.Part,
-    record: JSONValue?)
-  {
+  init?(
+    _ error: DecodingError, field: String, valueType: String, part: MigrationStep.Part,
+    record: JSONValue?
+  ) {
     let codingPath = error.codingPath
     guard codingPath.first?.stringValue == field else { return nil }
     let inner = Array(codingPath.dropFirst())

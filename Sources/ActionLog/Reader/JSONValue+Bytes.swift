@@ -144,7 +144,9 @@ extension JSONValue {
   /// give more operations than ``changes(to:)``, never wrong ones.
   ///
   /// - Throws: ``JSONValueSyntaxError`` when either text is not JSON.
-  public static func changes(fromJSON old: [UInt8], toJSON new: [UInt8]) throws -> [JSONPatchOperation] {
+  public static func changes(
+    fromJSON old: [UInt8], toJSON new: [UInt8]
+  ) throws -> [JSONPatchOperation] {
     if old == new { return [] }
     return try Self.changes(from: (old, try Self.tokens(of: old)), to: new).operations
   }
@@ -176,7 +178,8 @@ extension JSONValue {
     }
     switch tape {
     case .success(let tape): return tape.tokens
-    case .failure(let error): throw JSONValueSyntaxError(offset: error.offset, problem: error.reason)
+    case .failure(let error):
+      throw JSONValueSyntaxError(offset: error.offset, problem: error.reason)
     }
   }
 

@@ -233,7 +233,9 @@ extension Recording {
       initialState = try self.member("initialState", of: self.headerLine)
     }
     let migratedState = try Self.migrating(initialState, .states, by: steps, line: self.headerLine)
-    var metadata = self.header.metadata.merging(options.metadata) { $1 }.filter { !$0.value.isEmpty }
+    var metadata = self.header.metadata.merging(options.metadata) { $1 }.filter {
+      !$0.value.isEmpty
+    }
     // NB: A caller that knows better what the actions are (a session's report) says it itself.
     if cut > 0, options.metadata["cutFrom"] == nil {
       let left = cut == self.count ? "none" : "actions \(cut + 1)–\(self.count)"

@@ -181,8 +181,9 @@ struct Scanner {
         path: self.path, reason: "its checksum does not match its payload"
       )
     }
-    guard jsonDepth(of: payload, limit: self.limits.maximumJSONDepth)
-      <= self.limits.maximumJSONDepth
+    guard
+      jsonDepth(of: payload, limit: self.limits.maximumJSONDepth)
+        <= self.limits.maximumJSONDepth
     else {
       throw ActionLogError.missingHeader(
         path: self.path,
@@ -392,4 +393,3 @@ private struct VersionedRecord: Decodable {
   var kind: String
   var format: Int
 }
-

@@ -99,7 +99,8 @@ public enum LogDirectory {
   /// The file name of segment `index` of `session`: `SESSION-NNNNNN.actionlog`.
   public static func segmentName(session: String, index: Int) -> String {
     let digits = String(index)
-    return "\(session)-\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits).actionlog"
+    return
+      "\(session)-\(String(repeating: "0", count: max(0, 6 - digits.count)))\(digits).actionlog"
   }
 
   /// A new session's name: the feature, the start in UTC to the millisecond (so that names

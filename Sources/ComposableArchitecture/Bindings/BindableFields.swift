@@ -11,7 +11,11 @@ public struct _BindableField<Root>: @unchecked Sendable {
   /// The stored property's name.
   public let name: String
   let keyPath: PartialKeyPath<Root>
-  let encode: (@Sendable (BindingAction<Root>, inout KeyedEncodingContainer<BindingCodingKeys>) throws -> Void)?
+  let encode:
+    (
+      @Sendable (BindingAction<Root>, inout KeyedEncodingContainer<BindingCodingKeys>) throws ->
+        Void
+    )?
   let decode: (@Sendable (KeyedDecodingContainer<BindingCodingKeys>) throws -> BindingAction<Root>)?
 
   /// A field whose values a recording cannot hold (not `Codable`, `Equatable` and `Sendable`).
@@ -35,7 +39,8 @@ public struct _BindableField<Root>: @unchecked Sendable {
           action.value,
           EncodingError.Context(
             codingPath: container.codingPath,
-            debugDescription: "A binding of '\(name)' holds a \(type(of: action.value)), not a \(Value.self)."
+            debugDescription:
+              "A binding of '\(name)' holds a \(type(of: action.value)), not a \(Value.self)."
           ))
       }
       try container.encode(value, forKey: .value)
@@ -109,7 +114,8 @@ extension BindingAction: Decodable where Root: _BindableFields {
     guard let decode = field.decode else {
       throw DecodingError.dataCorruptedError(
         forKey: .name, in: container,
-        debugDescription: "The field '\(name)' of \(Root.self) is not Codable: its bindings cannot be read.")
+        debugDescription:
+          "The field '\(name)' of \(Root.self) is not Codable: its bindings cannot be read.")
     }
     self = try decode(container)
   }

@@ -68,7 +68,8 @@ extension Effect {
     if case .none = self.operation { return .none }
     @Dependency(\.navigationIDPath) var navigationIDPath
     @Dependency(\._throttles) var throttles
-    let key = _CancelID(id: _ThrottleID(id: AnyHashableSendable(id)), navigationIDPath: navigationIDPath)
+    let key = _CancelID(
+      id: _ThrottleID(id: AnyHashableSendable(id)), navigationIDPath: navigationIDPath)
     let site = EffectSite(fileID: fileID, line: line)
     return self.gated(site: site) { operation in
       switch throttles.admit(key, now: clock.now, interval: duration, latest: latest) {

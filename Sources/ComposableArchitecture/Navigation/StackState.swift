@@ -172,7 +172,9 @@ extension StackState: CustomDumpReflectable {
   public var customDumpMirror: Mirror {
     Mirror(
       self,
-      children: self.ids.map { id in (label: String?.none, value: (key: id, value: self.elements[id] as Any)) },
+      children: self.ids.map { id in
+        (label: String?.none, value: (key: id, value: self.elements[id] as Any))
+      },
       displayStyle: .dictionary
     )
   }

@@ -226,7 +226,7 @@ public final class TestStore<State: Equatable, Action> {
         let difference =
           diff(expectedAction, received, format: .proportional)
           .map { "\($0.indent(by: 4))\n\n(Expected: −, Received: +)" }
-          ?? """
+            ?? """
             Expected:
             \(String(customDumping: expectedAction).indent(by: 2))
 
@@ -592,7 +592,7 @@ public final class TestStore<State: Equatable, Action> {
   private static func difference(_ expected: State, _ actual: State) -> String {
     diff(expected, actual, format: .proportional)
       .map { "\($0.indent(by: 4))\n\n(Expected: −, Actual: +)" }
-      ?? """
+        ?? """
         Expected:
         \(String(customDumping: expected).indent(by: 2))
 

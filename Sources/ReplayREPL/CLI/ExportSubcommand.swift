@@ -197,7 +197,8 @@ extension ReplayCommand {
           do {
             let written = try Recording(contentsOf: destination)
             let made = try HTMLReport.write(
-              written, to: page, options: HTMLReport.Options(fileName: destination.lastPathComponent))
+              written, to: page,
+              options: HTMLReport.Options(fileName: destination.lastPathComponent))
             lines.append("  page       \(page.lastPathComponent), \(made.bytes) bytes")
           } catch let error as ActionLogError {
             throw CommandFailure(error.description)
@@ -247,7 +248,8 @@ extension ReplayCommand.Export {
   /// `--states`: every step's state as JSON Lines, through a temporary file.
   func writeStates(of recording: Recording, to destination: URL) throws {
     let refused = [
-      ("--redact-state", !self.redactState.isEmpty), ("--redact-action", !self.redactAction.isEmpty),
+      ("--redact-state", !self.redactState.isEmpty),
+      ("--redact-action", !self.redactAction.isEmpty),
       ("--last", self.last != nil), ("--max-size", self.maxSize != nil),
       ("--description", self.description != nil), ("--app-version", self.appVersion != nil),
       ("--os", self.os != nil),

@@ -119,15 +119,15 @@ extension ReplayCommand {
         var report =
           changed.isEmpty
           ? """
-            Re-recorded \(name) to \(target.path): \(summary.written.actions) actions; today's \
-            reducer computes the same state at all \(summary.checkpoints) checkpoints.
-            """
+          Re-recorded \(name) to \(target.path): \(summary.written.actions) actions; today's \
+          reducer computes the same state at all \(summary.checkpoints) checkpoints.
+          """
           : """
-            Re-recorded \(name) to \(target.path): \(summary.written.actions) actions; \
-            \(changed.count) of \(summary.checkpoints) checkpoints changed, after actions \
-            \(changed.map(String.init).joined(separator: ", ")). Review them (replay verify on \
-            the old file shows the first difference) before committing.
-            """
+          Re-recorded \(name) to \(target.path): \(summary.written.actions) actions; \
+          \(changed.count) of \(summary.checkpoints) checkpoints changed, after actions \
+          \(changed.map(String.init).joined(separator: ", ")). Review them (replay verify on \
+          the old file shows the first difference) before committing.
+          """
         if !summary.changedEffects.isEmpty {
           let steps = summary.changedEffects
           let shown = steps.prefix(20).map(String.init).joined(separator: ", ")

@@ -118,7 +118,9 @@ public struct RecordedSession: Sendable, Equatable {
   /// Where a report of the last `window` of `recording` starts: after the last action older
   /// than the window, from the checkpoint there or the state its step updates rebuild; without
   /// either, at the nearest checkpoint before.
-  static func cut(of recording: Recording, keepingLast window: Duration?) throws -> ExportOptions
+  static func cut(
+    of recording: Recording, keepingLast window: Duration?
+  ) throws -> ExportOptions
     .Cut?
   {
     guard let window, recording.count > 0 else { return nil }

@@ -46,8 +46,7 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
   /// Applies a recorded action decoded earlier to `state`, as ``apply(_:to:)`` does: for
   /// replaying the same actions many times.
   @discardableResult
-  public func apply(_ recorded: RecordedAction<R.Action>, to state: inout R.State) -> ReplayedStep
-  {
+  public func apply(_ recorded: RecordedAction<R.Action>, to state: inout R.State) -> ReplayedStep {
     var replayed = self.run(
       recorded.action,
       seq: recorded.seq,

@@ -40,7 +40,8 @@ extension StatePath {
         let isStack = leftChildren.contains { child in
           Mirror(reflecting: child.value).children.first.map { !($0.value is String) } ?? false
         }
-        components.append(isStack ? .id(key.hasPrefix("#") ? String(key.dropFirst()) : key) : .name(key))
+        components.append(
+          isStack ? .id(key.hasPrefix("#") ? String(key.dropFirst()) : key) : .name(key))
         (left, right) = (leftValue, rightValue)
         continue
       }

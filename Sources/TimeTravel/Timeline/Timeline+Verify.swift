@@ -38,15 +38,15 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
       not the one recorded, and the step before it still agreed.
       """
       : self.lastAgreement + 1 == self.checkpoint
-      ? """
-      The replay differs from the recording at step \(self.checkpoint), which has a checkpoint \
-      of its own: the step before it still agreed.
-      """
-      : """
-      The replay differs from the recording at checkpoint \(self.checkpoint) \
-      (steps \(self.lastAgreement + 1)–\(self.checkpoint) since the last state that agreed). \
-      \(self.narrowed)
-      """
+        ? """
+        The replay differs from the recording at step \(self.checkpoint), which has a checkpoint \
+        of its own: the step before it still agreed.
+        """
+        : """
+        The replay differs from the recording at checkpoint \(self.checkpoint) \
+        (steps \(self.lastAgreement + 1)–\(self.checkpoint) since the last state that agreed). \
+        \(self.narrowed)
+        """
     let reported =
       self.issues.isEmpty
       ? ""
@@ -76,12 +76,12 @@ public struct Divergence: Sendable, Equatable, CustomStringConvertible {
 
         """
       }
-      ?? """
+        ?? """
 
-        The states still agree\(self.checkpoint > 0 ? " at \(self.comparedEveryStep ? "step" : "checkpoint") \(self.checkpoint)" : ""): \
-      only what the reducer starts changed.
+          The states still agree\(self.checkpoint > 0 ? " at \(self.comparedEveryStep ? "step" : "checkpoint") \(self.checkpoint)" : ""): \
+        only what the reducer starts changed.
 
-      """
+        """
     return """
       The replay's effects differ from the recording at step \(effects.step): today's reducer \
       returns other effects for the same action.

@@ -10,7 +10,8 @@ import Testing
 
 @MainActor
 @Suite struct InventoryTests {
-  let apples = Item(id: UUID(uuidString: "00000000-0000-0000-0000-00000000000A")!, name: "Apples", quantity: 3)
+  let apples = Item(
+    id: UUID(uuidString: "00000000-0000-0000-0000-00000000000A")!, name: "Apples", quantity: 3)
 
   @Test func anItemIsAddedThroughTheSheetWhichDismissesItself() async {
     let store = TestStore(initialState: Inventory.State()) {

@@ -126,7 +126,8 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       self.element.reduce(into: &state[keyPath: self.toElementsState][index], action: elementAction)
     }
     let toElementAction = self.toElementAction
-    return effect
+    return
+      effect
       .map { toElementAction.embed(.element(id: id, action: $0)) }
       ._cancellable(navigationIDPath: elementPath)
   }

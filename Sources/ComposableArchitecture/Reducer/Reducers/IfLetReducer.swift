@@ -144,7 +144,8 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         self.child.reduce(into: &$0, action: childAction)
       } ?? .none
     }
-    return effect
+    return
+      effect
       .map { toChildAction.embed($0) }
       ._cancellable(navigationIDPath: childPath)
   }

@@ -62,8 +62,7 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
   let base: Base
   let destination: Destination
   let toStackState: WritableKeyPath<Base.State, StackState<Destination.State>>
-  let toStackAction:
-    AnyCasePath<Base.Action, StackAction<Destination.State, Destination.Action>>
+  let toStackAction: AnyCasePath<Base.Action, StackAction<Destination.State, Destination.Action>>
   let location: _SourceLocation
 
   public func reduce(

@@ -42,13 +42,15 @@ extension Interpreter {
       guard !self.stops.isEmpty else {
         return "No watchpoints or breakpoints. Add one with \"watch PATH\" or \"break ACTION\"."
       }
-      return (["Num  Type        What"] + self.stops.map { stop in
-        let number = String(stop.number).padding(toLength: 5, withPad: " ", startingAt: 0)
-        switch stop.kind {
-        case let .watch(path): return "\(number)watchpoint  \(path)"
-        case let .breakpoint(breakpoint): return "\(number)breakpoint  \(breakpoint)"
-        }
-      }).joined(separator: "\n")
+      return
+        (["Num  Type        What"]
+        + self.stops.map { stop in
+          let number = String(stop.number).padding(toLength: 5, withPad: " ", startingAt: 0)
+          switch stop.kind {
+          case let .watch(path): return "\(number)watchpoint  \(path)"
+          case let .breakpoint(breakpoint): return "\(number)breakpoint  \(breakpoint)"
+          }
+        }).joined(separator: "\n")
     case let topic?:
       throw InterpreterError(
         "\"info \(topic)\" is not a topic: try \"info\" or \"info breakpoints\"."

@@ -1,5 +1,3 @@
-
-
 // `quit`: leave.
 extension Interpreter.Command {
   /// `quit`.
