@@ -297,7 +297,7 @@ struct Thermostat: Reducer {
       "replay", [file.path],
       input:
         "info\nprint\ngoto 3\nprint target\naction\ndiff 0 2\ndiff 1 2\nfind cooler\nverify\n"
-          + "watch target\ncontinue\nreverse-continue\nreverse-continue\nsend {\"warmer\":{}}\n",
+        + "watch target\ncontinue\nreverse-continue\nreverse-continue\nsend {\"warmer\":{}}\n",
       in: Self.root
     )
     #expect(
@@ -464,8 +464,11 @@ struct Thermostat: Reducer {
     #expect(recorded.status == 0)
     let output = try await self.terminal(
       [long.path],
-      // `&`: the search keeps running, and the Ctrl-C after it interrupts it.
-      keys: ["goto 2\\x03", "watch alert\\r", "&continue\\r", "\\x03", "when\\r", "\\x04"],
+      // `&`: the search keeps running; `?`: once it says it is searching, Ctrl-C interrupts it.
+      keys: [
+        "goto 2\\x03", "watch alert\\r", "&continue\\r", "?Searching", "\\x03", "when\\r",
+        "\\x04",
+      ],
       home: directory, noColor: true
     )
     #expect(
@@ -474,8 +477,8 @@ struct Thermostat: Reducer {
         'counter: 30000 actions. Type "help" for the commands.\r\n(replay 0/30000 +0.000s) '
         'goto 2\r\x1b[32G^C\r\n(replay 0/30000 +0.000s) '
         'watch alert\r\nWatchpoint 1: alert (now nil)\r\n(replay 0/30000 +0.000s) '
-        'continue\r\n'
-        '^C\r\nInterrupted: still at step 0.\r\n(replay 0/30000 +0.000s) '
+        'continue\r\n\rSearching… (Ctrl-C stops the search)'
+        '^C\r\x1b[K\r\nInterrupted: still at step 0.\r\n(replay 0/30000 +0.000s) '
         'when\r\nStep 0 of 30000, +0.000s into a recording of 300.010s (counter, started \#
         2025-11-22T02:53:20.000Z).\r\n(replay 0/30000 +0.000s) '
         '^D'

@@ -141,7 +141,7 @@ import TimeTravel
     try await Self.recordLongReport(directory.file("report.actionlog"), seed: 7)
     let result = try await runInterrupted(
       "replay", ["shrink", "report.actionlog", "--verify", "--recorded-with", "heart-bug"],
-      afterLines: 3, delay: 0, in: directory.url)
+      afterLines: 3, in: directory.url)
     #expect(result.status == 130, "\(result.errors)")
     let lines = result.output.split(separator: "\n")
     #expect(lines.contains { $0.hasPrefix("Round 1: ") })

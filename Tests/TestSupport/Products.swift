@@ -95,11 +95,10 @@ public func programURL(_ name: String) -> URL? {
 }
 
 /// Runs a product of this package with `arguments` in a session of its own and sends its process
-/// group SIGINT, as a terminal does on Ctrl-C: once it has written `lines` lines, and `delay`
-/// seconds later.
+/// group SIGINT, as a terminal does on Ctrl-C, as soon as it has written `lines` lines: what it
+/// writes says how far it got, so no wait guesses how fast it goes.
 public func runInterrupted(
-  _ product: String, _ arguments: [String], afterLines lines: Int = 0, delay: Double,
-  in folder: URL
+  _ product: String, _ arguments: [String], afterLines lines: Int, in folder: URL
 ) async throws -> ProcessResult {
   guard let executable = productURL(product) else {
     struct Missing: Error, CustomStringConvertible {
@@ -108,21 +107,20 @@ public func runInterrupted(
     throw Missing(description: "build the \(product) product first (swift build)")
   }
   let script = """
-    import os, signal, subprocess, sys, time
-    child = subprocess.Popen(sys.argv[3:], start_new_session=True,
+    import os, signal, subprocess, sys
+    child = subprocess.Popen(sys.argv[2:], start_new_session=True,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out = b""
     for _ in range(int(sys.argv[1])):
         out += child.stdout.readline()
-    time.sleep(float(sys.argv[2]))
     os.killpg(child.pid, signal.SIGINT)
-    rest, err = child.communicate(timeout=60)
+    rest, err = child.communicate(timeout=300)  # a hang bound only
     sys.stdout.write((out + rest).decode())
     sys.stderr.write(err.decode())
     sys.exit(child.returncode if child.returncode >= 0 else 128 - child.returncode)
     """
   return try await run(
-    "python3", ["-c", script, "\(lines)", "\(delay)", executable.path] + arguments,
+    "python3", ["-c", script, "\(lines)", executable.path] + arguments,
     in: folder, isProduct: false
   )
 }

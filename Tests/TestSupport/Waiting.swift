@@ -1,13 +1,20 @@
 import ComposableArchitecture
 
+/// How long a test waits for something that is bound to happen before it counts as hung.
+///
+/// Not a judgement of speed: a loaded machine can keep an effect or a process waiting for many
+/// seconds, never for minutes. Only a test that fails (an effect that never finishes, a process
+/// that hangs) waits this long.
+public let hangBound: Duration = .seconds(120)
+
 /// Waits until `condition` holds, for at most `timeout`; returns whether it held.
 ///
 /// Effects run as tasks, so a test waits for them to catch up rather than assuming how the
-/// scheduler orders them. The default timeout is long: it runs out only when a test fails, and
-/// a loaded machine can keep an effect waiting for seconds.
+/// scheduler orders them. The default timeout is ``hangBound``: it runs out only when a test
+/// fails.
 @MainActor
 public func eventually(
-  timeout: Duration = .seconds(30),
+  timeout: Duration = hangBound,
   _ condition: @MainActor () -> Bool
 ) async -> Bool {
   let deadline = ContinuousClock.now.advanced(by: timeout)
@@ -26,7 +33,7 @@ extension TestClock<Duration> {
   /// Advancing the clock before an effect has started to sleep would leave that sleep waiting for
   /// a later advance, so tests call this first.
   @MainActor
-  public func waitForSuspension(timeout: Duration = .seconds(30)) async -> Bool {
+  public func waitForSuspension(timeout: Duration = hangBound) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while ContinuousClock.now < deadline {
       do {
@@ -41,6 +48,9 @@ extension TestClock<Duration> {
 
   /// Advances the clock by `step` at a time, each time once something sleeps on it, until
   /// `condition` holds; returns whether it did within `maxSteps`.
+  ///
+  /// Between two advances it waits, for at most ``hangBound``, until either the condition holds
+  /// or something sleeps on the clock again: it never guesses how long the effects take.
   @MainActor
   public func advance(
     by step: Duration,
@@ -48,10 +58,19 @@ extension TestClock<Duration> {
     maxSteps: Int = 50
   ) async -> Bool {
     for _ in 0..<maxSteps {
-      if condition() { return true }
-      _ = await self.waitForSuspension(timeout: .seconds(1))
+      let deadline = ContinuousClock.now.advanced(by: hangBound)
+      while true {
+        if condition() { return true }
+        do {
+          try await self.checkSuspension()
+        } catch {
+          break
+        }
+        guard ContinuousClock.now < deadline else { return false }
+        await Task.megaYield()
+        try? await Task.sleep(for: .milliseconds(1))
+      }
       await self.advance(by: step)
-      _ = await eventually(timeout: .milliseconds(100), condition)
     }
     return condition()
   }
@@ -60,7 +79,7 @@ extension TestClock<Duration> {
 /// Whether the store task finishes within `timeout`: a task whose effects were not cancelled
 /// would never finish.
 @MainActor
-public func finishes(_ task: StoreTask, within timeout: Duration = .seconds(30)) async -> Bool {
+public func finishes(_ task: StoreTask, within timeout: Duration = hangBound) async -> Bool {
   let finished = LockIsolated(false)
   Task {
     await task.finish()
@@ -115,7 +134,7 @@ public final class CountingTestClock: Clock, Sendable {
   /// every earlier one has left it); returns whether that happened within `timeout`.
   @MainActor
   public func waitForSleep(
-    number: Int, sleeping: Int = 1, timeout: Duration = .seconds(30)
+    number: Int, sleeping: Int = 1, timeout: Duration = hangBound
   ) async -> Bool {
     let counts = self.counts
     guard await eventually(timeout: timeout, { counts.value == (number, sleeping) }) else {

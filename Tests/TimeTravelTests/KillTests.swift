@@ -20,6 +20,7 @@ import Testing
       let url = directory.file("killed-\(run).actionlog")
       let (acknowledged, pipeClosedEarly) = try await runAndKill(
         executable, arguments: [url.path, "--flush-every", "50"],
+        // NB: The delay picks where the kill lands in an endless run, not how fast it goes.
         after: .milliseconds(Int.random(in: 5...120, using: &generator))
       )
       #expect(!pipeClosedEarly, "run \(run): the child exited before it was killed")

@@ -151,8 +151,7 @@ struct Journal: Reducer {
       $0.numberFact.fetch = { "\($0) is a fine number." }
     }
     store.send(.incrementButtonTapped)
-    // NB: A generous deadline: other suites share the main actor, and a loaded machine.
-    #expect(await finishes(store.send(.factButtonTapped), within: .seconds(120)))
+    #expect(await finishes(store.send(.factButtonTapped)))
     store.send(.incrementButtonTapped)
     try recorder.close()
 
@@ -203,8 +202,7 @@ struct Journal: Reducer {
     let store = Store(initialState: Pinger.State()) {
       Pinger().recording(to: recorder)
     }
-    // NB: A generous deadline: other suites share the main actor, and a loaded machine.
-    #expect(await finishes(store.send(.start), within: .seconds(120)))
+    #expect(await finishes(store.send(.start)))
     try recorder.close()
 
     let recording = try Recording(contentsOf: url)

@@ -37,11 +37,13 @@ import TimeTravel
       // there are no unnamed files (O_TMPFILE); the others must leave nothing behind.
       let hiddenFiles = run % 4 == 0 || run % 4 == 1
       if hiddenFiles { arguments.append("--hidden-files") }
+      // NB: A random delay picks where the kill lands in an endless run, not how fast it goes.
       let (acknowledged, diedBefore) = try await runAndKill(
         executable, arguments: arguments,
         after: dieAt == nil ? .milliseconds(Int.random(in: 5...150, using: &generator)) : nil)
       if let diedBefore { figures.operationsDiedBefore[diedBefore, default: 0] += 1 }
-      let context = "run \(run)\(dieAt.map { ", died at operation \($0) (\(diedBefore ?? "?"))" } ?? "")"
+      let context =
+        "run \(run)\(dieAt.map { ", died at operation \($0) (\(diedBefore ?? "?"))" } ?? "")"
       if !hiddenFiles, let left = try? LogDirectory.leftovers(in: directory), !left.isEmpty {
         Issue.record("\(context): an unnamed file's run left \(left)")
       }
@@ -52,7 +54,8 @@ import TimeTravel
       }
     }
     print("rolling kill loop: \(figures.summary(runs: runs))")
-    #expect(figures.reports > runs / 2, "too few runs recorded anything: \(figures.summary(runs: runs))")
+    #expect(
+      figures.reports > runs / 2, "too few runs recorded anything: \(figures.summary(runs: runs))")
   }
 }
 
@@ -84,7 +87,9 @@ struct KillFigures {
     let segments = try LogDirectory.segments(in: directory)
     let leftovers = try LogDirectory.leftovers(in: directory)
     let others = names.subtracting(segments.map(\.url.lastPathComponent)).subtracting(leftovers)
-    guard others.isEmpty else { throw Failure("files that are neither segments nor leftovers: \(others)") }
+    guard others.isEmpty else {
+      throw Failure("files that are neither segments nor leftovers: \(others)")
+    }
     guard !segments.isEmpty else {
       guard acknowledged == 0 else { throw Failure("no segment, \(acknowledged) acknowledged") }
       return
@@ -99,7 +104,9 @@ struct KillFigures {
     }
     self.segments += segments.count
     let (joined, leftOut) = try Recording.joining(recordings)
-    guard leftOut == 0 else { throw Failure("a gap before segment \(leftOut + 1) of \(segments.count)") }
+    guard leftOut == 0 else {
+      throw Failure("a gap before segment \(leftOut + 1) of \(segments.count)")
+    }
     let newest = joined.firstAction + joined.count - 1
     guard newest >= acknowledged else {
       throw Failure("the newest action is \(newest), \(acknowledged) acknowledged")
@@ -119,7 +126,9 @@ struct KillFigures {
     guard recording.ending == .unterminated else {
       throw Failure("the report ends \(recording.ending)")
     }
-    guard recording.header.metadata["note"] == "after a kill" else { throw Failure("the note is lost") }
+    guard recording.header.metadata["note"] == "after a kill" else {
+      throw Failure("the note is lost")
+    }
     let timeline = try Timeline(recording: recording, reducer: CounterFeature(), feature: "counter")
     if let divergence = try timeline.verify() {
       throw Failure("the report does not verify: \(divergence)")
@@ -163,7 +172,9 @@ private func runAndKill(
   process.standardError = FileHandle.nullDevice
   try process.run()
   let reader = AckReader(handle: output.fileHandleForReading)
-  let deadline = ContinuousClock.now + (delay ?? .seconds(20))
+  // NB: Without a delay the program kills itself at its chosen operation; the bound only keeps
+  // one that hangs from hanging the test.
+  let deadline = ContinuousClock.now + (delay ?? hangBound)
   while process.isRunning, ContinuousClock.now < deadline {
     try await Task.sleep(for: .milliseconds(delay == nil ? 5 : 1))
   }

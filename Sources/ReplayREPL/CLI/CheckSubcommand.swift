@@ -173,7 +173,7 @@ extension ReplayCommand {
           name: name, recording: recording, step: step, signal: signal)
         return Verdict(file: file, kind: .crashed, step: step, message: said(verdict))
       case .timedOut(let step):
-        let limit = self.timeout.formatted(.number.precision(.fractionLength(0...1)))
+        let limit = self.timeout.formatted(.number.precision(.fractionLength(0...3)))
         return Verdict(
           file: file, kind: .timedOut, step: step,
           message: """

@@ -43,7 +43,11 @@ extension ReplayCommand {
         let interpreter = Interpreter(
           session: session,
           style: isTerminal ? .forStandardOutput() : .plain,
-          interrupted: { replay_take_interrupt() != 0 }
+          interrupted: { replay_take_interrupt() != 0 },
+          notice: isTerminal
+            ? { text in
+              FileHandle.standardError.write(Data((text.map { "\r\($0)" } ?? "\r\u{1B}[K").utf8))
+            } : nil
         )
         let home = ProcessInfo.processInfo.environment["HOME"]
         let source: any LineSource =

@@ -11,6 +11,9 @@ final class Interpreter {
   let style: Style
   /// Whether the person asked to stop (Ctrl-C); polled by long commands.
   let interrupted: () -> Bool
+  /// Shows a line that says a long command is at work (`nil` takes it away again); at a
+  /// terminal only.
+  let notice: ((String?) -> Void)?
   /// Whether a command failed.
   var failed = false
   private(set) var isFinished = false
@@ -30,11 +33,13 @@ final class Interpreter {
 
   init(
     session: any TimelineSession, style: Style = .plain,
-    interrupted: @escaping () -> Bool = { false }
+    interrupted: @escaping () -> Bool = { false },
+    notice: ((String?) -> Void)? = nil
   ) {
     self.session = session
     self.style = style
     self.interrupted = interrupted
+    self.notice = notice
   }
 
   /// A command's arguments: the words after its name, and the rest of the line as typed.

@@ -412,6 +412,8 @@
     list.scrollTop = 0;
     renderList();
     drawTimeline();
+    // What the list shows now, for whoever waits on a search (a person sees it in the status).
+    list.dataset.query = query;
   }
 
   function fillCaseFilter() {

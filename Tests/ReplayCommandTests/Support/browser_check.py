@@ -26,7 +26,13 @@ def chromium_path():
     return None
 
 
-def wait_until(page, expression, timeout):
+# Seconds: how long a wait for the page may take before the page counts as hung. Not a
+# judgement of speed (the timing figures are measured, never checked here): a busy machine may
+# be slow, never that slow.
+HANG_BOUND = 120
+
+
+def wait_until(page, expression, timeout=HANG_BOUND):
     """Polls `expression` in the page until it is true. (Playwright's wait_for_function evaluates
     a string, which the page's Content-Security-Policy forbids.)"""
     deadline = time.monotonic() + timeout
@@ -77,7 +83,7 @@ def main():
                 if message.type == "error" else None)
         started = time.monotonic()
         page.goto(url + ("#step=" + step if step else ""))
-        wait_until(page, "document.body.dataset.ready !== undefined", 60)
+        wait_until(page, "document.body.dataset.ready !== undefined")
         facts["loadSeconds"] = time.monotonic() - started
         facts["ready"] = page.evaluate("document.body.dataset.ready")
         facts["timings"] = page.evaluate("""() => {
@@ -88,6 +94,7 @@ def main():
         # Requests other than the page itself.
         facts["requests"] = [r for r in facts["requests"] if not r.startswith(url)]
         if screenshot and facts["ready"] == "true":
+            # A moment for the picture to settle: screenshots are for the README, not checked.
             page.wait_for_timeout(100)
             page.screenshot(path=screenshot)
         if dump:
@@ -113,7 +120,12 @@ def main():
                 if state["button"] is None:
                     break
                 page.click(".state-tree .more")
-                page.wait_for_timeout(50)
+                wait_until(page, """(() => {
+                    const node = document.getElementById('show-more-node');
+                    const more = document.querySelector('.state-tree .more');
+                    return [...node.children].filter(c => c.tagName === 'DETAILS' || c.classList.contains('leaf')).length > %d
+                        || (more && more.textContent !== %s) || !more;
+                })()""" % (state["children"], json.dumps(state["button"])))
             facts["showMore"] = steps
         if facts["ready"] != "true" or timing_only:
             facts["title"] = page.inner_text("#title")
@@ -168,7 +180,10 @@ def main():
             facts["openedNode"] = None
         else:
             closed.click()
-            page.wait_for_timeout(100)
+            # The node's children are built on its toggle event, after the click.
+            closed.evaluate("summary => summary.parentElement.id = 'opened-node'")
+            wait_until(page, "(() => { const n = document.getElementById('opened-node'); "
+                       "return n.open && n.children.length > 1; })()")
             facts["openedNode"] = closed.evaluate("""summary => {
                 const node = summary.parentElement;
                 return {path: node.dataset.path, open: node.open,
@@ -180,7 +195,9 @@ def main():
             page.keyboard.press("/")
             facts["searchFocused"] = page.evaluate("document.activeElement.id")
             page.keyboard.type(search)
-            page.wait_for_timeout(400)
+            # The list filters a moment after the last key (a debounce): wait until it has.
+            wait_until(page, "document.getElementById('list').dataset.query === %s"
+                       % json.dumps(search.strip().lower()))
             facts["searchStatus"] = page.inner_text("#list-status")
             facts["searchRows"] = page.evaluate(
                 "[...document.querySelectorAll('#list .row')].map(r => Number(r.dataset.step))")
@@ -188,7 +205,7 @@ def main():
             facts["searchSelected"] = selected()
             page.keyboard.press("/")
             page.keyboard.press("Escape")
-            page.wait_for_timeout(100)
+            wait_until(page, "document.getElementById('list').dataset.query === ''")
             facts["clearedStatus"] = page.inner_text("#list-status")
 
         # The filter by case: its second option, the first case name.

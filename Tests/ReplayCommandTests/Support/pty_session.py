@@ -9,9 +9,15 @@ screen received, then the exit status.
 The program has settled when it has written nothing for a moment and, after a key that ends a
 line or interrupts (a return or a Ctrl-C), when it shows its prompt again: on a busy machine a
 command can pause between its first output and its last for longer than any quiet time. A line
-that starts with `&` is sent without its `&` and waits for no prompt: its command keeps running
-(until a later key interrupts it). The program's start waits for the prompt too, unless the
-program exits.
+that starts with `&` is sent without its `&` and waits for nothing: its command keeps running,
+and what it writes is read by the next line's wait. A line that starts with `?` sends nothing:
+it waits until the screen shows the text after the `?` (a command's progress, say), so that the
+next key lands while that command is still at work (until then, that key interrupts it); as the
+first line it takes the place of the wait for the prompt at the start. The program's start waits for the prompt too, unless the program exits.
+
+No wait here judges speed. The quiet times only say when output has settled, and every wait is
+bounded by HANG_BOUND, which only stops a program that hangs from hanging the test: a busy
+machine may be slow, never that slow.
 """
 import os
 import re
@@ -23,14 +29,19 @@ import time
 
 PROMPT = re.compile(rb"\(replay [^()\n]*\) $")
 
+# Seconds: how long any one wait may take before the program counts as hung.
+HANG_BOUND = 300.0
 
-def settle(fd, quiet=0.3, limit=10.0, prompt=False):
+
+def settle(fd, quiet=0.3, limit=HANG_BOUND, prompt=False, text=None):
     # The quiet time counts from the last output, once there is some: every key the tests send
     # makes the program write something, and a busy machine may take a while to run it.
     output = b""
     deadline = time.time() + limit
 
     def waiting():
+        if text is not None:
+            return text not in output
         if last is None or time.time() - last < quiet:
             return True
         return prompt and not PROMPT.search(output)
@@ -55,6 +66,7 @@ no_color = options[:1] == ["--no-color"]
 if no_color:
     options = options[1:]
 home, program, arguments = options[0], options[1], options[2:]
+keys_lines = sys.stdin.read().splitlines()
 pid, fd = pty.fork()
 if pid == 0:
     os.environ["HOME"] = home
@@ -64,14 +76,19 @@ if pid == 0:
         os.environ["NO_COLOR"] = "1"
     os.execv(program, [program] + arguments)
 
-print(repr(settle(fd, quiet=1.0, prompt=True)))
-for line in sys.stdin.read().splitlines():
+if not keys_lines[:1] or not keys_lines[0].startswith("?"):
+    print(repr(settle(fd, quiet=1.0, prompt=True)))
+for line in keys_lines:
+    if line.startswith("?"):
+        print(repr(settle(fd, text=line[1:].encode())))
+        continue
     keeps_running = line.startswith("&")
     keys = line[1:] if keeps_running else line
     keys = keys.encode().decode("unicode_escape").encode("latin-1")
     os.write(fd, keys)
-    print(repr(settle(fd, prompt=not keeps_running and (b"\r" in keys or b"\x03" in keys))))
-deadline = time.time() + 30
+    if not keeps_running:
+        print(repr(settle(fd, prompt=b"\r" in keys or b"\x03" in keys)))
+deadline = time.time() + HANG_BOUND
 while True:
     done, status = os.waitpid(pid, os.WNOHANG)
     if done:
@@ -80,6 +97,6 @@ while True:
     if time.time() > deadline:
         os.kill(pid, 9)
         os.waitpid(pid, 0)
-        print("exit: still running 30 s after the last key, killed")
+        print("exit: still running %d s after the last key, killed" % HANG_BOUND)
         break
     settle(fd, quiet=0.05, limit=0.1)

@@ -35,12 +35,18 @@ extension Interpreter {
       }
     }
     var wasInterrupted = false
+    // NB: The search asks whether to stop every 256 steps or so: past a thousand steps, it says
+    // it is at work and how to stop it.
+    var polls = 0
     let found = try self.session.search(
       forward: forward, watching: watches, breakpoints: breakpoints
     ) {
+      polls += 1
+      if polls == 4 { self.notice?("Searching… (Ctrl-C stops the search)") }
       wasInterrupted = wasInterrupted || self.interrupted()
       return wasInterrupted
     }
+    if polls >= 4 { self.notice?(nil) }
     let position = self.session.position
     guard let found else {
       if wasInterrupted { return "\nInterrupted: still at step \(position)." }
