@@ -189,6 +189,7 @@ private func identityParts(_ value: Any) -> [String] {
   if type(of: value) == AnyHashable.self, let hashable = value as? AnyHashable {
     return identityParts(hashable.base)
   }
+  if value is EphemeralIdentity { return [] }
   if let parts = value as? [AnyHashable] {
     return parts.flatMap { identityParts($0.base) }
   }

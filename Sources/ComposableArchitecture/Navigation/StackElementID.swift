@@ -45,16 +45,22 @@ extension StackElementID: CustomStringConvertible {
 /// Gives the identities of pushed screens: 0, 1, 2, … for each store.
 public struct StackElementIDGenerator: Sendable {
   let next: @Sendable () -> StackElementID
+  let taken: @Sendable (StackElementID) -> Void
   /// Whether each store gets a fresh counter (the default).
   let isPerStore: Bool
 
   /// A generator that calls `next` for each identity.
   public init(_ next: @escaping @Sendable () -> StackElementID) {
-    self.init(next: next, isPerStore: false)
+    self.init(next: next, taken: { _ in }, isPerStore: false)
   }
 
-  private init(next: @escaping @Sendable () -> StackElementID, isPerStore: Bool) {
+  private init(
+    next: @escaping @Sendable () -> StackElementID,
+    taken: @escaping @Sendable (StackElementID) -> Void,
+    isPerStore: Bool
+  ) {
     self.next = next
+    self.taken = taken
     self.isPerStore = isPerStore
   }
 
@@ -63,20 +69,34 @@ public struct StackElementIDGenerator: Sendable {
     self.next()
   }
 
+  /// Says that `id` is in use (a screen pushed with it, `.push(id: 0, state: …)` in a test), so
+  /// that the identities given later come after it, as TCA's do.
+  func take(_ id: StackElementID) {
+    self.taken(id)
+  }
+
   /// Counts from 0.
   public static func incrementing() -> Self {
     let counter = LockIsolated(0)
-    return Self {
-      counter.withValue { count in
-        defer { count += 1 }
-        return StackElementID(rawValue: count)
-      }
-    }
+    return Self(
+      next: {
+        counter.withValue { count in
+          defer { count += 1 }
+          return StackElementID(rawValue: count)
+        }
+      },
+      taken: { id in counter.withValue { $0 = max($0, id.rawValue + 1) } },
+      isPerStore: false
+    )
   }
 
   /// The default: a store replaces it with a counter of its own, from 0; outside a store, one
   /// counter for the process.
-  static let perStore = Self(next: { incrementingFallback() }, isPerStore: true)
+  static let perStore = Self(
+    next: { incrementingFallback() },
+    taken: { id in sharedCounter.withValue { $0 = max($0, id.rawValue + 1) } },
+    isPerStore: true
+  )
 }
 
 private let sharedCounter = LockIsolated(0)

@@ -197,7 +197,8 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
 func presentationIdentity(of value: Any) -> AnyHashable? {
   if let identifiable = value as? any Identifiable {
     func open<T: Identifiable>(_ value: T) -> AnyHashable { AnyHashable(value.id) }
-    return open(identifiable)
+    let id = open(identifiable)
+    return value is any _EphemeralState ? AnyHashable(EphemeralIdentity(id: id)) : id
   }
   let mirror = Mirror(reflecting: value)
   guard mirror.displayStyle == .enum else { return nil }
@@ -205,6 +206,13 @@ func presentationIdentity(of value: Any) -> AnyHashable? {
     return AnyHashable(String(describing: value))
   }
   return AnyHashable([AnyHashable(label), AnyHashable(presentationIdentity(of: child.value))])
+}
+
+/// The identity of an alert or a dialog: new for each one made, so that a parent that presents
+/// another in answer to a button keeps it. It tells presentations apart within a run and is never
+/// put in words (an effect's shape), since each run makes new ones.
+struct EphemeralIdentity: Hashable {
+  let id: AnyHashable
 }
 
 /// Whether a presented value is an alert or a dialog (or an enum case holding one), dismissed

@@ -15,7 +15,7 @@ extension Reducer {
   /// ```
   ///
   /// - `.element(id:action:)` runs the screen with that identity, then the parent.
-  /// - `.push(id:state:)` runs the parent, then pushes the screen with that identity.
+  /// - `.push(id:state:)` pushes the screen with that identity, then runs the parent.
   /// - `.popFrom(id:)` runs the parent with the screens still there, then pops them.
   /// - The effects of a screen are cancelled when it leaves the stack, however it leaves.
   /// - Inside a screen's effects, `@Dependency(\.dismiss)` pops it and
@@ -71,7 +71,6 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     let idsBefore = state[keyPath: self.toStackState].ids
     var destinationEffects: Effect<Base.Action> = .none
     var popFrom: StackElementID?
-    var push: (id: StackElementID, state: Destination.State)?
     switch self.toStackAction.extract(from: action) {
     case let .element(id, elementAction)?:
       if state[keyPath: self.toStackState][id: id] != nil {
@@ -86,8 +85,12 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
         self.report("a pop from a screen", id: id, action: action)
       }
     case let .push(id, elementState)?:
+      // NB: As TCA: the screen is on the stack when the parent runs, and screens appended
+      // later get identities after its.
       if state[keyPath: self.toStackState][id: id] == nil {
-        push = (id, elementState)
+        @Dependency(\.stackElementID) var stackElementID
+        stackElementID.take(id)
+        state[keyPath: self.toStackState].append(elementState, id: id)
       } else {
         self.report("a push of a screen already", id: id, action: action)
       }
@@ -97,9 +100,6 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     let baseEffects = self.base.reduce(into: &state, action: action)
     if let popFrom {
       state[keyPath: self.toStackState].pop(from: popFrom)
-    }
-    if let push {
-      state[keyPath: self.toStackState].append(push.state, id: push.id)
     }
     // Every screen that left the stack, however it left, has its effects cancelled.
     let idsAfter = Set(state[keyPath: self.toStackState].ids)
