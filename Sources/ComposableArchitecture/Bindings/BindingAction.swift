@@ -97,23 +97,3 @@ extension BindableAction {
     return child?.value as? BindingAction<State>
   }
 }
-
-/// A reducer that writes the bindings it receives: put it in a feature's `body` before the
-/// reducers that react to them.
-///
-/// ```swift
-/// var body: some ReducerOf<Self> {
-///   BindingReducer()
-///   Reduce { state, action in … }
-/// }
-/// ```
-public struct BindingReducer<State, Action: BindableAction>: Reducer
-where Action.State == State {
-  /// A reducer that writes bindings.
-  public init() {}
-
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    action.binding?.set(&state)
-    return .none
-  }
-}

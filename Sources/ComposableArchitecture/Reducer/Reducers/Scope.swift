@@ -46,6 +46,17 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.child = child()
   }
 
+  /// The same as ``init(state:action:child:)``, without the first label:
+  /// `Scope(\.profile, action: \.profile) { Profile() }`.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    _ toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child
+  ) where ChildState == Child.State, ChildAction == Child.Action {
+    self.init(state: toChildState, action: toChildAction, child: child)
+  }
+
   /// Initializes a reducer that runs the given child reducer against a case of enum parent state.
   ///
   /// An action for the child that arrives while the parent state is in another case is reported
