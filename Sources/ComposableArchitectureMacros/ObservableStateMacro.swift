@@ -49,11 +49,15 @@ public enum ObservableStateMacro: ExtensionMacro {
   }
 
   /// The names of the stored `var` properties a binding can write: not static, not lazy, not
-  /// private, not computed.
+  /// private, not computed, not read-only shared values (`@SharedReader`).
   static func storedProperties(of declaration: StructDeclSyntax) -> [String] {
     declaration.memberDecls.flatMap { decl -> [String] in
       guard let variable = decl.as(VariableDeclSyntax.self),
         variable.bindingSpecifier.tokenKind == .keyword(.var), !variable.isStatic,
+        !variable.attributes.contains(where: {
+          $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription
+            .hasSuffix("SharedReader") == true
+        }),
         !variable.modifiers.contains(where: {
           [.keyword(.lazy), .keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind)
         })

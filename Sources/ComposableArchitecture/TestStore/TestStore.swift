@@ -51,6 +51,8 @@ public final class TestStore<State: Equatable, Action> {
   public var timeout: Duration
 
   private let core: any _RootStoreCore<State, Action>
+  /// The shared values the reducers and effects changed since the last assertion.
+  private let sharedChanges = _SharedChangeTracker()
   private let runningEffects: _RunningEffects
   private let location: _SourceLocation
   private var baseline: State
@@ -90,8 +92,11 @@ public final class TestStore<State: Equatable, Action> {
   ) {
     // NB: Prepared inside the library's `withDependencies`, where reading a dependency in order
     // to change it (`$0.date.now = …`) is not an access that test contexts report.
+    let sharedChanges = self.sharedChanges
     let dependencies = withDependencies(prepareDependencies) {
-      DependencyValues._current
+      var dependencies = DependencyValues._current
+      dependencies._sharedChangeTracker = sharedChanges
+      return dependencies
     }
     let (initialState, reducer) = withDependencies {
       $0 = dependencies
@@ -516,10 +521,29 @@ public final class TestStore<State: Equatable, Action> {
     self.received.removeAll()
   }
 
+  /// Asserts how state changed: in the assertion, a shared value reads and writes what the test
+  /// expects of it (see ``Shared``), and a shared value the reducers or effects changed must be
+  /// asserted like any other part of state.
   private func assertState(
     from stateBefore: State,
     to stateAfter: State,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    at location: _SourceLocation
+  ) {
+    defer { self.sharedChanges.clear() }
+    let sharedChanged = self.sharedChanges.hasChanges
+    _SharedAssertion.$tracker.withValue(self.sharedChanges) {
+      self.assertStateAsserting(
+        from: stateBefore, to: stateAfter, updateStateToExpectedResult,
+        sharedChanged: sharedChanged, at: location)
+    }
+  }
+
+  private func assertStateAsserting(
+    from stateBefore: State,
+    to stateAfter: State,
+    _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    sharedChanged: Bool,
     at location: _SourceLocation
   ) {
     do {
@@ -528,7 +552,9 @@ public final class TestStore<State: Equatable, Action> {
         var expected = stateBefore
         if let updateStateToExpectedResult {
           try updateStateToExpectedResult(&expected)
-          if expected == stateBefore, stateAfter == stateBefore {
+          // NB: A shared value the reducer changed is the same on both sides: its change is
+          // the tracker's to say.
+          if !sharedChanged, expected == stateBefore, stateAfter == stateBefore {
             self.report(
               """
               Expected state to change, but no change occurred. …
@@ -546,7 +572,7 @@ public final class TestStore<State: Equatable, Action> {
           updateStateToExpectedResult != nil
           ? "A state change does not match expectation"
           : "State was not expected to change, but a change occurred"
-        self.report("\(heading): …\n\n\(Self.difference(expected, stateAfter))", at: location)
+        self.report("\(heading): …\n\n\(self.difference(expected, stateAfter))", at: location)
 
       case let .off(showSkippedAssertions):
         var expected = stateAfter
@@ -554,7 +580,7 @@ public final class TestStore<State: Equatable, Action> {
         if expected != stateAfter {
           self.report(
             "A state change does not match expectation: …\n\n"
-              + Self.difference(expected, stateAfter),
+              + self.difference(expected, stateAfter),
             at: location
           )
         } else if showSkippedAssertions {
@@ -564,7 +590,7 @@ public final class TestStore<State: Equatable, Action> {
             withExpectedIssue {
               self.report(
                 "A state change does not match expectation: …\n\n"
-                  + Self.difference(exhaustiveExpected, stateAfter),
+                  + self.difference(exhaustiveExpected, stateAfter),
                 at: location
               )
             }
@@ -587,6 +613,18 @@ public final class TestStore<State: Equatable, Action> {
     It is not in the case the test expected. To fix this, receive the action above first, or fix \
     the reducer so that it sends an action of the expected case.
     """
+  }
+
+  /// The diff of the expected and the actual state. Where shared values changed or were
+  /// asserted, the expected side is dumped as the test expects them and the actual side as they
+  /// are, line by line.
+  private func difference(_ expected: State, _ actual: State) -> String {
+    guard self.sharedChanges.hasChanges else { return Self.difference(expected, actual) }
+    let expectedText = String(customDumping: expected)
+    let actualText = _SharedAssertion.$tracker.withValue(nil) { String(customDumping: actual) }
+    return _lineDifference(expectedText, actualText).map {
+      "\($0.indent(by: 4))\n\n(Expected: −, Actual: +)"
+    } ?? Self.difference(expected, actual)
   }
 
   private static func difference(_ expected: State, _ actual: State) -> String {

@@ -1,0 +1,101 @@
+import ConcurrencyExtras
+import Dependencies
+import Foundation
+
+/// A file holding a value as JSON: `@Shared(.fileStorage(url)) var settings = Settings()`.
+///
+/// Every shared value of the same file is one value; a change any of them makes is written (see
+/// ``FileStorage``), and a change another program makes to the file is read back into all of
+/// them.
+public struct FileStorageKey<Value: Sendable>: SharedKey {
+  let url: URL
+  let storage: FileStorage
+  let decode: @Sendable (Data) throws -> Value
+  let encode: @Sendable (Value) throws -> Data
+  /// The bytes this key wrote last, so that it does not take its own writes for changes.
+  private let written = LockIsolated<[Data]>([])
+
+  init(
+    url: URL, storage: FileStorage, decode: @escaping @Sendable (Data) throws -> Value,
+    encode: @escaping @Sendable (Value) throws -> Data
+  ) {
+    self.url = url
+    self.storage = storage
+    self.decode = decode
+    self.encode = encode
+  }
+
+  /// The storage and the file.
+  public var id: [AnyHashable] {
+    [AnyHashable(self.storage.id), AnyHashable(self.url.standardizedFileURL.path)]
+  }
+
+  public func load(initialValue: Value?) -> Value? {
+    guard let data = try? self.storage.read(self.url) else { return nil }
+    return try? self.decode(data)
+  }
+
+  public func save(_ value: Value) {
+    do {
+      let data = try self.encode(value)
+      self.written.withValue {
+        $0.append(data)
+        if $0.count > 16 { $0.removeFirst($0.count - 16) }
+      }
+      self.storage.saveData(data, self.url)
+    } catch {
+      reportIssue("Could not encode the shared value of \(self.url.path): \(error)")
+    }
+  }
+
+  public func subscribe(
+    initialValue: Value?, didSet: @escaping @Sendable (_ newValue: Value?) -> Void
+  ) -> SharedSubscription {
+    let written = self.written
+    return self.storage.watchFile(self.url) { [storage, url, decode] in
+      guard let data = try? storage.read(url) else {
+        // The file is gone: the value starts again from its initial value.
+        didSet(nil)
+        return
+      }
+      guard !written.withValue({ $0.contains(data) }) else { return }
+      guard let value = try? decode(data) else { return }
+      didSet(value)
+    }
+  }
+}
+
+extension FileStorageKey: CustomStringConvertible {
+  public var description: String { ".fileStorage(\(self.url.path))" }
+}
+
+extension SharedReaderKey {
+  /// The JSON file at `url`, in `@Dependency(\.defaultFileStorage)`.
+  public static func fileStorage<Value: Codable & Sendable>(
+    _ url: URL, decoder: JSONDecoder = JSONDecoder(), encoder: JSONEncoder? = nil
+  ) -> Self where Self == FileStorageKey<Value> {
+    @Dependency(\.defaultFileStorage) var storage
+    let encoder =
+      encoder
+      ?? {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return encoder
+      }()
+    nonisolated(unsafe) let (decoder, encoderUsed) = (decoder, encoder)
+    return FileStorageKey(
+      url: url, storage: storage,
+      decode: { try decoder.decode(Value.self, from: $0) },
+      encode: { try encoderUsed.encode($0) }
+    )
+  }
+
+  /// The file at `url`, read and written with `decode` and `encode`.
+  public static func fileStorage<Value: Sendable>(
+    _ url: URL, decode: @escaping @Sendable (Data) throws -> Value,
+    encode: @escaping @Sendable (Value) throws -> Data
+  ) -> Self where Self == FileStorageKey<Value> {
+    @Dependency(\.defaultFileStorage) var storage
+    return FileStorageKey(url: url, storage: storage, decode: decode, encode: encode)
+  }
+}

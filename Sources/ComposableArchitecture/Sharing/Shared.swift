@@ -1,0 +1,270 @@
+import CustomDump
+import Dependencies
+import Foundation
+
+/// A value that several features share: each holds it, and a change any of them makes is seen
+/// by all.
+///
+/// ```swift
+/// @ObservableState
+/// struct State {
+///   @Shared(.inMemory("count")) var count = 0
+///   @Shared(.fileStorage(.settingsURL)) var settings = Settings()
+///   @Shared(.appStorage("isOn")) var isOn = false
+/// }
+///
+/// case .incrementButtonTapped:
+///   state.$count.withLock { $0 += 1 }
+///   return .none
+/// ```
+///
+/// A child gets the parent's shared value, or a part of it, through the projected value:
+/// `Child.State(count: state.$count)`, `state.$settings.theme`. A value shared without a key
+/// (`Shared(value: 0)`) lives as long as a feature holds it.
+///
+/// In a test store's assertion, a shared value reads and writes what the test expects:
+/// `$0.$count.withLock { $0 = 1 }`. A change the reducer or its effects made and the test did
+/// not assert fails the test with its diff, as any other change of state does.
+///
+/// In a recording, a shared value is recorded as its value; a change that came from outside the
+/// store (another store, a file rewritten by another program) is recorded where it was seen.
+@dynamicMemberLookup
+@propertyWrapper
+public struct Shared<Value>: @unchecked Sendable {
+  // NB: Unchecked: the access only reaches the box, which locks.
+  let access: any _SharedAccess<Value>
+
+  init(access: any _SharedAccess<Value>) {
+    self.access = access
+  }
+
+  /// A value shared without a key: features that are given it (`state.$count`) share it.
+  public init(value: Value) {
+    self.init(access: _RootAccess(box: _SharedBox(value: value), keyPath: \Value.self))
+  }
+
+  /// The same shared value: how a child feature's state is made from its parent's,
+  /// `Child.State(count: state.$count)` for `@Shared var count: Int`.
+  public init(projectedValue: Shared<Value>) {
+    self = projectedValue
+  }
+
+  /// The shared value of `base` while it is not `nil`; `nil` when it is.
+  ///
+  /// ```swift
+  /// if let user = Shared(state.$currentUser) { … }
+  /// ```
+  public init?(_ base: Shared<Value?>) {
+    guard let initial = base.wrappedValue else { return nil }
+    self.init(access: _UnwrappedAccess(base: base.access, initial: initial))
+  }
+
+  /// The value.
+  ///
+  /// Setting it is `withLock { $0 = newValue }`; change it with ``withLock(_:)`` to read and
+  /// write it in one step.
+  public var wrappedValue: Value {
+    get {
+      _SharedAssertion.isAsserting ? self.access.expected() : self.access.current()
+    }
+    nonmutating set {
+      self.withLock { $0 = newValue }
+    }
+  }
+
+  /// The shared value itself, to hand to a child or to derive a part of it.
+  public var projectedValue: Shared<Value> {
+    get { self }
+    set { self = newValue }
+  }
+
+  /// Changes the value in one step, seen by every holder at once.
+  ///
+  /// ```swift
+  /// state.$count.withLock { $0 += 1 }
+  /// ```
+  @discardableResult
+  public func withLock<R>(_ operation: (inout Value) throws -> R) rethrows -> R {
+    if let asserting = _SharedAssertion.tracker {
+      asserting.track(self.access.box)
+      return try self.access.modify(asserting: true, operation)
+    }
+    @Dependency(\._sharedChangeTracker) var tracker
+    if let tracker {
+      self.access.box.takeSnapshotIfNeeded()
+      tracker.track(self.access.box)
+    }
+    return try self.access.modify(asserting: false, operation)
+  }
+
+  /// A part of the shared value, shared with it: `state.$settings.theme`.
+  public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Shared<Member>
+  {
+    Shared<Member>(access: self.access.appending(keyPath))
+  }
+
+  /// Calls `listener` with each new value, from any holder or from outside, until the returned
+  /// subscription is cancelled or released.
+  public func subscribe(_ listener: @escaping @Sendable (Value) -> Void) -> SharedSubscription {
+    self.access.listen(listener)
+  }
+}
+
+/// How a ``Shared`` reaches its part of a box: the box itself, a member of another shared
+/// value, or the value of a shared optional.
+protocol _SharedAccess<Value>: Sendable {
+  associatedtype Value
+  /// The box and the path in it: two shared values are the same when these are.
+  var identity: [AnyHashable] { get }
+  var box: any _AnySharedBox & _SnapshotTaking { get }
+  func current() -> Value
+  func expected() -> Value
+  /// Changes the value, or what the test expects of it when `asserting`.
+  func modify<R>(asserting: Bool, _ body: (inout Value) throws -> R) rethrows -> R
+  func listen(_ listener: @escaping @Sendable (Value) -> Void) -> SharedSubscription
+}
+
+extension _SharedAccess {
+  func appending<Member>(_ member: WritableKeyPath<Value, Member>) -> any _SharedAccess<Member> {
+    _MemberAccess(base: self, member: member)
+  }
+}
+
+/// The whole value of a box, or a path in it.
+struct _RootAccess<Root, Value>: _SharedAccess, @unchecked Sendable {
+  // NB: Unchecked: the key path is immutable, and the box locks.
+  let root: _SharedBox<Root>
+  let keyPath: WritableKeyPath<Root, Value>
+  var identity: [AnyHashable] { [AnyHashable(ObjectIdentifier(self.root)), AnyHashable(keyPath)] }
+  var box: any _AnySharedBox & _SnapshotTaking { self.root }
+
+  init(box: _SharedBox<Root>, keyPath: WritableKeyPath<Root, Value>) {
+    self.root = box
+    self.keyPath = keyPath
+  }
+
+  func current() -> Value { self.root.current[keyPath: self.keyPath] }
+  func expected() -> Value { self.root.expected[keyPath: self.keyPath] }
+  func modify<R>(asserting: Bool, _ body: (inout Value) throws -> R) rethrows -> R {
+    asserting
+      ? try self.root.modifyExpected { try body(&$0[keyPath: self.keyPath]) }
+      : try self.root.modify { try body(&$0[keyPath: self.keyPath]) }
+  }
+  func listen(_ listener: @escaping @Sendable (Value) -> Void) -> SharedSubscription {
+    nonisolated(unsafe) let keyPath = self.keyPath
+    return self.root.listen { listener($0[keyPath: keyPath]) }
+  }
+}
+
+/// A member of another shared value: `state.$settings.theme`.
+struct _MemberAccess<Base: _SharedAccess, Value>: _SharedAccess, @unchecked Sendable {
+  // NB: Unchecked: the key path is immutable, and the box locks.
+  let base: Base
+  let member: WritableKeyPath<Base.Value, Value>
+  var identity: [AnyHashable] { self.base.identity + [AnyHashable(self.member)] }
+  var box: any _AnySharedBox & _SnapshotTaking { self.base.box }
+
+  init(base: Base, member: WritableKeyPath<Base.Value, Value>) {
+    self.base = base
+    self.member = member
+  }
+
+  func current() -> Value { self.base.current()[keyPath: self.member] }
+  func expected() -> Value { self.base.expected()[keyPath: self.member] }
+  func modify<R>(asserting: Bool, _ body: (inout Value) throws -> R) rethrows -> R {
+    try self.base.modify(asserting: asserting) { try body(&$0[keyPath: self.member]) }
+  }
+  func listen(_ listener: @escaping @Sendable (Value) -> Void) -> SharedSubscription {
+    nonisolated(unsafe) let member = self.member
+    return self.base.listen { listener($0[keyPath: member]) }
+  }
+}
+
+/// The value of a shared optional, its last value once it is `nil`: `Shared(state.$user)`.
+struct _UnwrappedAccess<Value>: _SharedAccess, @unchecked Sendable {
+  // NB: Unchecked: the last value is behind a lock, and the box locks.
+  let base: any _SharedAccess<Value?>
+  let last: _Locked<Value>
+  var identity: [AnyHashable] { self.base.identity + ["!"] }
+  var box: any _AnySharedBox & _SnapshotTaking { self.base.box }
+
+  init(base: any _SharedAccess<Value?>, initial: Value) {
+    self.base = base
+    self.last = _Locked(initial)
+  }
+
+  func current() -> Value {
+    if let value = self.base.current() {
+      self.last.withValue { $0 = value }
+      return value
+    }
+    return self.last.withValue { $0 }
+  }
+  func expected() -> Value {
+    self.base.expected() ?? self.last.withValue { $0 }
+  }
+  func modify<R>(asserting: Bool, _ body: (inout Value) throws -> R) rethrows -> R {
+    try self.base.modify(asserting: asserting) { optional in
+      var value = optional ?? self.last.withValue { $0 }
+      let result = try body(&value)
+      if optional != nil { optional = value }
+      self.last.withValue { $0 = value }
+      return result
+    }
+  }
+  func listen(_ listener: @escaping @Sendable (Value) -> Void) -> SharedSubscription {
+    self.base.listen { if let value = $0 { listener(value) } }
+  }
+}
+
+/// A box whose value can be set aside as the expectation of the next assertion.
+protocol _SnapshotTaking {
+  func takeSnapshotIfNeeded()
+}
+
+extension _SharedBox: _SnapshotTaking {}
+
+extension Shared: Equatable where Value: Equatable {
+  /// Whether the values are equal. In a test store's assertion, the same shared value on both
+  /// sides compares what the test expects (left) with the value (right).
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    if _SharedAssertion.isAsserting, lhs.access.identity == rhs.access.identity {
+      return lhs.access.expected() == rhs.access.current()
+    }
+    return lhs.wrappedValue == rhs.wrappedValue
+  }
+}
+
+extension Shared: Hashable where Value: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(self.wrappedValue)
+  }
+}
+
+extension Shared: Identifiable where Value: Identifiable {
+  /// The value's identity.
+  public var id: Value.ID { self.wrappedValue.id }
+}
+
+extension Shared: Encodable where Value: Encodable {
+  /// The value, as it encodes.
+  public func encode(to encoder: any Encoder) throws {
+    try self.wrappedValue.encode(to: encoder)
+  }
+}
+
+extension Shared: Decodable where Value: Decodable {
+  /// A value shared without a key (``init(value:)``), as a recording holds it.
+  public init(from decoder: any Decoder) throws {
+    self.init(value: try Value(from: decoder))
+  }
+}
+
+extension Shared: CustomDumpRepresentable {
+  /// The value, as a diff shows it.
+  public var customDumpValue: Any { self.wrappedValue }
+}
+
+extension Shared: CustomStringConvertible {
+  public var description: String { String(describing: self.wrappedValue) }
+}

@@ -1,0 +1,162 @@
+import Foundation
+
+/// The storage of one shared value, which every ``Shared`` of it reads and writes.
+///
+/// It holds the value, and in a test the value as of the last assertion (its snapshot) while a
+/// change is waiting to be asserted. A box made for a key saves each change through the key and
+/// takes the changes the key reports from outside (a file another program rewrote).
+final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
+  // NB: Unchecked: every stored property is read and written under `lock`.
+  private let lock = NSRecursiveLock()
+  private var value: Root
+  private var snapshot: Root?
+  private var subscription: SharedSubscription?
+  private var listeners: [Int: @Sendable (Root) -> Void] = [:]
+  private var nextListener = 0
+  private let save: (@Sendable (Root) -> Void)?
+  /// What the key is, in words (`fileStorage(/tmp/settings.json)`), or `nil` for a value shared
+  /// without a key.
+  let keyDescription: String?
+
+  init(value: Root, keyDescription: String? = nil, save: (@Sendable (Root) -> Void)? = nil) {
+    self.value = value
+    self.keyDescription = keyDescription
+    self.save = save
+  }
+
+  deinit {
+    self.subscription?.cancel()
+  }
+
+  /// Keeps `subscription` for as long as the box lives.
+  func keep(_ subscription: SharedSubscription) {
+    self.lock.withLock { self.subscription = subscription }
+  }
+
+  var current: Root {
+    self.lock.withLock { self.value }
+  }
+
+  /// The value as of the last assertion while a change waits to be asserted, else the value.
+  var expected: Root {
+    self.lock.withLock { self.snapshot ?? self.value }
+  }
+
+  var hasSnapshot: Bool {
+    self.lock.withLock { self.snapshot != nil }
+  }
+
+  /// Changes the value, saves it through the key, and tells the listeners.
+  func modify<R>(_ body: (inout Root) throws -> R) rethrows -> R {
+    let (result, newValue) = try self.lock.withLock {
+      let result = try body(&self.value)
+      return (result, self.value)
+    }
+    self.save?(newValue)
+    self.tell(newValue)
+    return result
+  }
+
+  /// Takes a value the key reports from outside: neither saved again nor tracked.
+  func receive(_ newValue: Root) {
+    self.lock.withLock { self.value = newValue }
+    self.tell(newValue)
+  }
+
+  /// Changes the snapshot (made from the value first when there is none): an assertion's
+  /// expectation.
+  func modifyExpected<R>(_ body: (inout Root) throws -> R) rethrows -> R {
+    try self.lock.withLock {
+      var expected = self.snapshot ?? self.value
+      defer { self.snapshot = expected }
+      return try body(&expected)
+    }
+  }
+
+  func takeSnapshotIfNeeded() {
+    self.lock.withLock {
+      if self.snapshot == nil { self.snapshot = self.value }
+    }
+  }
+
+  func clearSnapshot() {
+    self.lock.withLock { self.snapshot = nil }
+  }
+
+  /// Calls `listener` with each new value until the returned token is cancelled.
+  func listen(_ listener: @escaping @Sendable (Root) -> Void) -> SharedSubscription {
+    let id = self.lock.withLock {
+      defer { self.nextListener += 1 }
+      self.listeners[self.nextListener] = listener
+      return self.nextListener
+    }
+    return SharedSubscription { [weak self] in
+      self?.lock.withLock { _ = self?.listeners.removeValue(forKey: id) }
+    }
+  }
+
+  private func tell(_ newValue: Root) {
+    let listeners = self.lock.withLock { Array(self.listeners.values) }
+    for listener in listeners { listener(newValue) }
+  }
+}
+
+/// A ``_SharedBox`` of any value type.
+protocol _AnySharedBox: AnyObject, Sendable {
+  var hasSnapshot: Bool { get }
+  var keyDescription: String? { get }
+  func clearSnapshot()
+}
+
+/// Ends a subscription when cancelled, or when it goes away.
+public final class SharedSubscription: Sendable {
+  private let onCancel: LockIsolatedClosure
+
+  /// A subscription that calls `cancel` once, when cancelled or released.
+  public init(_ cancel: @escaping @Sendable () -> Void) {
+    self.onCancel = LockIsolatedClosure(cancel)
+  }
+
+  /// Ends the subscription.
+  public func cancel() {
+    self.onCancel.callOnce()
+  }
+
+  deinit {
+    self.onCancel.callOnce()
+  }
+}
+
+/// A closure called at most once.
+final class LockIsolatedClosure: @unchecked Sendable {
+  // NB: Unchecked: `body` is read and cleared under `lock`.
+  private let lock = NSLock()
+  private var body: (@Sendable () -> Void)?
+
+  init(_ body: @escaping @Sendable () -> Void) {
+    self.body = body
+  }
+
+  func callOnce() {
+    let body = self.lock.withLock {
+      defer { self.body = nil }
+      return self.body
+    }
+    body?()
+  }
+}
+
+/// A value of any type behind a lock, for values that need not be `Sendable` themselves.
+final class _Locked<Value>: @unchecked Sendable {
+  // NB: Unchecked: `value` is only reached under `lock`.
+  private let lock = NSLock()
+  private var value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+
+  func withValue<R>(_ body: (inout Value) throws -> R) rethrows -> R {
+    try self.lock.withLock { try body(&self.value) }
+  }
+}
