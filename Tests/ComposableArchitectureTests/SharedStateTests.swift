@@ -272,3 +272,54 @@ extension SharedKey where Self == FileStorageKey<Settings>.Default {
       default: Settings(theme: "system")]
   }
 }
+
+@MainActor
+@Suite struct SharedChangesTests {
+  @Test func aRecorderLearnsWhichChangesNoReducerMade() async throws {
+    let storage = FileStorage.inMemory()
+    let url = URL(fileURLWithPath: "/tmp/ComposableReplay-observed.json")
+    let changes = LockIsolated<[(key: String?, value: String, reducer: Bool, outside: Bool)]>([])
+    let subscription = SharedChanges.observe { change in
+      guard change.key?.contains("observed") == true else { return }
+      changes.withValue {
+        $0.append(
+          (change.key, "\(change.value)", change.context != nil, change.isFromOutside))
+      }
+    }
+    defer { subscription.cancel() }
+    try await withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      let store = Store(
+        initialState: Observed.State(settings: Shared(.fileStorage(url), default: Settings()))
+      ) {
+        Observed()
+      }
+      store.send(.themeButtonTapped)
+      try storage.write(JSONEncoder().encode(Settings(theme: "sepia")), to: url)
+      #expect(store.state.settings.theme == "sepia")
+    }
+    #expect(changes.value.map(\.reducer) == [true, false])
+    #expect(changes.value.map(\.outside) == [false, true])
+    #expect(changes.value.first?.value.contains("dark") == true)
+    #expect(changes.value.last?.value.contains("sepia") == true)
+    #expect(changes.value.first?.key == ".fileStorage(/tmp/ComposableReplay-observed.json)")
+  }
+}
+
+@Reducer
+struct Observed {
+  @ObservableState
+  struct State: Equatable {
+    @Shared var settings: Settings
+  }
+  enum Action: Equatable {
+    case themeButtonTapped
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, _ in
+      state.$settings.withLock { $0.theme = "dark" }
+      return .none
+    }
+  }
+}

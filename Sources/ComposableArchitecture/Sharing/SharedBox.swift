@@ -54,6 +54,8 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
     }
     self.save?(newValue)
     self.tell(newValue)
+    SharedChanges.tell(
+      id: ObjectIdentifier(self), key: self.keyDescription, value: newValue, isFromOutside: false)
     return result
   }
 
@@ -61,6 +63,8 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
   func receive(_ newValue: Root) {
     self.lock.withLock { self.value = newValue }
     self.tell(newValue)
+    SharedChanges.tell(
+      id: ObjectIdentifier(self), key: self.keyDescription, value: newValue, isFromOutside: true)
   }
 
   /// Changes the snapshot (made from the value first when there is none): an assertion's
