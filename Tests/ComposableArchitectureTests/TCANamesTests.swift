@@ -4,36 +4,19 @@ import ComposableArchitecture
 import Testing
 
 @Reducer
-struct Score {
-  @ObservableState
-  struct State: Equatable {
-    var count = 0
-  }
-  enum Action: Equatable {
-    case incrementButtonTapped
-  }
-  var body: some ReducerOf<Self> {
-    Reduce { state, _ in
-      state.count += 1
-      return .none
-    }
-  }
-}
-
-@Reducer
 struct ScorePair {
   @ObservableState
   struct State: Equatable {
-    var left = Score.State()
-    var right = Score.State()
+    var left = Counting.State()
+    var right = Counting.State()
   }
   enum Action: Equatable {
-    case left(Score.Action)
-    case right(Score.Action)
+    case left(Counting.Action)
+    case right(Counting.Action)
   }
   var body: some ReducerOf<Self> {
-    Scope(\.left, action: \.left) { Score() }
-    Scope(state: \.right, action: \.right) { Score() }
+    Scope(\.left, action: \.left) { Counting() }
+    Scope(state: \.right, action: \.right) { Counting() }
   }
 }
 
@@ -50,7 +33,7 @@ struct ScorePair {
   }
 
   @Test func aStoreSendsWithAnAnimationAtOnce() {
-    let store = Store(initialState: Score.State()) { Score() }
+    let store = Store(initialState: Counting.State()) { Counting() }
     store.send(.incrementButtonTapped, animation: .easeInOut(duration: 0.3))
     #expect(store.state.count == 1)
   }

@@ -26,6 +26,30 @@ let package = Package(
         .product(name: "ReplayREPL", package: "ComposableReplay"),
       ]
     ),
+    // Three feature modules sharing the limits: two write them, one only reads them.
+    .target(
+      name: "Budget",
+      dependencies: [.product(name: "ComposableArchitecture", package: "ComposableReplay")]
+    ),
+    .target(
+      name: "Spending",
+      dependencies: [
+        "Budget", .product(name: "ComposableArchitecture", package: "ComposableReplay"),
+      ]
+    ),
+    .target(
+      name: "Summary",
+      dependencies: [
+        "Budget", .product(name: "ComposableArchitecture", package: "ComposableReplay"),
+      ]
+    ),
+    .testTarget(
+      name: "SharingTests",
+      dependencies: [
+        "Budget", "Spending", "Summary",
+        .product(name: "ComposableArchitectureTesting", package: "ComposableReplay"),
+      ]
+    ),
     // TestStore tests, in Swift Testing or XCTest.
     .testTarget(
       name: "WalletTests",

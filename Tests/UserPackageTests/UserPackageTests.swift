@@ -77,7 +77,21 @@ import Testing
       +       name: "Ada ",
               iban: "GB33"
       """
+    // Three modules sharing a file-stored value: a change the test did not assert fails.
+    let unassertedLimit = """
+      State was not expected to change, but a change occurred: …
+      Spending.State(
+      −   _limits: Limits(monthly: 100),
+      +   _limits: Limits(monthly: 150),
+      spent: 0
+      )
+      """
+    let sharing = try await swift(
+      ["test", "--skip-build", "--filter", "SharingTests.theModulesShareTheLimits"], in: package)
+    #expect(sharing.status == 0, "\(sharing.all)")
+    #expect(sharing.all.contains("Test run with 1 test"), "\(sharing.all)")
     let mistakes: [(filter: String, shows: String)] = [
+      ("SharingTests.unassertedSharedChangeFails", unassertedLimit),
       ("WalletTests.mistakenPayeeExpectationFails", wrongPayee),
       ("WalletRecordingTests.mistakenPayeesRecordingDiverges", untrimmed),
       ("WalletTests.mistakenExpectationFails", wrongState),

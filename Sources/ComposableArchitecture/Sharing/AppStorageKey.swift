@@ -46,20 +46,9 @@ public struct AppStorageKey<Value: Sendable>: SharedKey {
     @Sendable func fingerprint() -> String {
       String(describing: store.defaults.object(forKey: key))
     }
-    let last = LockIsolated(fingerprint())
-    let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "AppStorageKey"))
-    timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
-    timer.setEventHandler {
-      let now = fingerprint()
-      let changed = last.withValue { last in
-        defer { last = now }
-        return last != now
-      }
-      if changed, now != written.value { didSet(read(store.defaults, key)) }
+    return _pollForChanges("AppStorageKey \(key)", signature: fingerprint) { now in
+      if now != written.value { didSet(read(store.defaults, key)) }
     }
-    timer.resume()
-    let held = _Locked(timer)
-    return SharedSubscription { held.withValue { $0.cancel() } }
   }
 }
 

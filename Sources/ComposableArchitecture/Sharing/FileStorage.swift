@@ -203,20 +203,7 @@ enum FileWatcher {
       let date = attributes?[.modificationDate] as? Date
       return "\(size ?? -1) \(date?.timeIntervalSince1970 ?? -1)"
     }
-    let last = LockIsolated(signature())
-    let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "FileWatcher"))
-    timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
-    timer.setEventHandler {
-      let now = signature()
-      let changed = last.withValue { last in
-        defer { last = now }
-        return last != now
-      }
-      if changed { onChange() }
-    }
-    timer.resume()
-    let held = _Locked(timer)
-    return SharedSubscription { held.withValue { $0.cancel() } }
+    return _pollForChanges("FileWatcher \(url.path)", signature: signature) { _ in onChange() }
   }
 }
 

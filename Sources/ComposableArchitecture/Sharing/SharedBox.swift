@@ -164,3 +164,25 @@ final class _Locked<Value>: @unchecked Sendable {
     try self.lock.withLock { try body(&self.value) }
   }
 }
+
+/// Calls `onChange` when `signature` gives something else than it did half a second before: a
+/// watch where the system says nothing of changes.
+func _pollForChanges(
+  _ label: String, signature: @escaping @Sendable () -> String,
+  onChange: @escaping @Sendable (String) -> Void
+) -> SharedSubscription {
+  let last = _Locked(signature())
+  let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: label))
+  timer.schedule(deadline: .now() + 0.5, repeating: 0.5)
+  timer.setEventHandler {
+    let now = signature()
+    let changed = last.withValue { last in
+      defer { last = now }
+      return last != now
+    }
+    if changed { onChange(now) }
+  }
+  timer.resume()
+  let held = _Locked(timer)
+  return SharedSubscription { held.withValue { $0.cancel() } }
+}

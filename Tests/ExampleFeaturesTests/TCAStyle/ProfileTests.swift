@@ -55,12 +55,7 @@ import Testing
     }
     await store.receive(\.saveResponse.failure) {
       $0.isSaving = false
-      $0.alert = AlertState {
-        TextState("Could not save")
-      } actions: {
-        ButtonState(role: .cancel) { TextState("Cancel") }
-        ButtonState(action: .tryAgainButtonTapped) { TextState("Try again") }
-      }
+      $0.alert = .couldNotSave
     }
     await store.send(\.alert.tryAgainButtonTapped) {
       $0.alert = nil
@@ -80,12 +75,7 @@ import Testing
       }
       await store.receive(\.saveResponse.failure) {
         $0.isSaving = false
-        $0.alert = AlertState {
-          TextState("Could not save")
-        } actions: {
-          ButtonState(role: .cancel) { TextState("Cancel") }
-          ButtonState(action: .tryAgainButtonTapped) { TextState("Try again") }
-        }
+        $0.alert = .couldNotSave
       }
     } matching: { issue in
       issue.description.contains("ProfileClient.save")
@@ -108,5 +98,17 @@ import Testing
       Animation.spring(duration: 0.3).delay(0.1).description
         == "spring(duration: 0.3, bounce: 0.0).delay(0.1)")
     #expect(TextState(LocalizedStringKey("Hello")) == TextState("Hello"))
+  }
+}
+
+extension AlertState where Action == Profile.Action.Alert {
+  /// What a failed save shows.
+  fileprivate static var couldNotSave: Self {
+    AlertState {
+      TextState("Could not save")
+    } actions: {
+      ButtonState(role: .cancel) { TextState("Cancel") }
+      ButtonState(action: .tryAgainButtonTapped) { TextState("Try again") }
+    }
   }
 }
