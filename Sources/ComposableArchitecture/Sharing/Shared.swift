@@ -26,8 +26,9 @@ import Foundation
 /// `$0.$count.withLock { $0 = 1 }`. A change the reducer or its effects made and the test did
 /// not assert fails the test with its diff, as any other change of state does.
 ///
-/// In a recording, a shared value is recorded as its value; a change that came from outside the
-/// store (another store, a file rewritten by another program) is recorded where it was seen.
+/// In a recording, a shared value is recorded as its value, like any other field.
+/// ``SharedChanges`` tells each change with the action whose reducer made it, if any: what a
+/// recorder needs to keep the changes made outside its store's reducers.
 @dynamicMemberLookup
 @propertyWrapper
 public struct Shared<Value>: @unchecked Sendable {
