@@ -94,6 +94,7 @@ private enum ScreenAction: Equatable {
         }
       }
       let task = await store.send(1)
+      // NB: The timeout is the subject: the effect never ends.
       await task.finish(timeout: .milliseconds(50))
       await task.cancel()
     }

@@ -259,6 +259,8 @@ private struct Feature: Reducer {
       let clock = TestClock()
       let store = self.makeStore(clock: clock)
       await store.send(.echo(1))
+      // NB: The timeout is the subject: the effect waits on a test clock that never advances, so
+      // nothing arrives however long the wait.
       await store.receive(.echoed(1), timeout: .milliseconds(50)) {
         $0.echoes = [1]
       }
@@ -375,6 +377,7 @@ private struct Feature: Reducer {
     let issues = await recordedIssues {
       let store = self.makeStore()
       await store.send(.startTimer)
+      // NB: The timeout is the subject: the timer never ends.
       await store.finish(timeout: .milliseconds(50))
       await store.skipInFlightEffects()
     }
@@ -520,6 +523,8 @@ private struct Ping: Reducer {
     switch action {
     case .ping:
       return .run { send in
+        // NB: Real time, so the store goes away while the effect sleeps; the test below accepts
+        // either failure a loaded machine may give.
         try await Task.sleep(for: .milliseconds(20))
         await send(.pong)
       }

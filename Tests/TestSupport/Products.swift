@@ -59,6 +59,7 @@ public func run(
   async let output = readToEnd(stdout.fileHandleForReading)
   async let errors = readToEnd(stderr.fileHandleForReading)
   let (out, err) = await (output, errors)
+  // NB: No bound here: Tools/test bounds the whole run, which a hang fails.
   while process.isRunning { try await Task.sleep(for: .milliseconds(5)) }
   return ProcessResult(
     status: process.terminationStatus,

@@ -51,6 +51,7 @@ import TimeTravel
     process.arguments = [directory.url.path]
     process.standardOutput = FileHandle.nullDevice
     try process.run()
+    // NB: No bound here: Tools/test bounds the whole run, which a hang fails.
     while process.isRunning { try await Task.sleep(for: .milliseconds(20)) }
     #expect(process.terminationStatus == 0)
     for name in [
