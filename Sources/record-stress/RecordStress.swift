@@ -14,6 +14,7 @@ import TimeTravel
 ///     $ record-stress OUTPUT.actionlog [--flush-every N]
 ///     $ record-stress --rolling DIRECTORY [--flush-every N] [--segment-bytes B]
 ///         [--die-at-operation K] [--hidden-files]
+///     $ record-stress --shared-file FILE.json [--flush-every N]
 ///
 /// With `--rolling` it records the counter feature (`counter`, so `replay` can verify it)
 /// into a rolling recording that keeps 8 segments' worth of bytes: each action taps
@@ -28,6 +29,10 @@ import TimeTravel
 /// then in the file. The kill test reads those lines, kills the process at a random moment, and
 /// checks that the log still opens, is a prefix of the actions sent, and holds every
 /// acknowledged action.
+///
+/// With `--shared-file` it changes a `@Shared(.fileStorage(…))` value as fast as it can instead
+/// (a count, and a text whose length changes with it), and prints `ack N` once the file holds
+/// count N: the kill test checks that the file is always a whole value, never torn.
 @main
 struct RecordStress {
   struct Count: Reducer {
@@ -45,6 +50,10 @@ struct RecordStress {
         let value = Int(arguments[index + 1]), value > 0
       else { return nil }
       return value
+    }
+    if let index = arguments.firstIndex(of: "--shared-file"), index + 1 < arguments.endIndex {
+      Self.sharedFile(
+        URL(fileURLWithPath: arguments[index + 1]), flushEvery: option("--flush-every") ?? 100)
     }
     if let index = arguments.firstIndex(of: "--rolling"), index + 1 < arguments.endIndex {
       try Self.rolling(
@@ -78,6 +87,27 @@ struct RecordStress {
       if action.isMultiple(of: flushEvery) {
         try recorder.flush()
         FileHandle.standardOutput.write(Data("ack \(action)\n".utf8))
+      }
+    }
+  }
+
+  /// What `--shared-file` keeps in its file.
+  struct SharedPayload: Codable, Equatable, Sendable {
+    var count = 0
+    var text = ""
+  }
+
+  static func sharedFile(_ url: URL, flushEvery: Int) -> Never {
+    @Shared(.fileStorage(url)) var payload = SharedPayload()
+    while true {
+      let count = $payload.withLock { payload in
+        payload.count += 1
+        payload.text = String(repeating: "x", count: payload.count % 4_096)
+        return payload.count
+      }
+      if count % flushEvery == 0 {
+        FileStorage.fileSystem.flush()
+        FileHandle.standardOutput.write(Data("ack \(count)\n".utf8))
       }
     }
   }

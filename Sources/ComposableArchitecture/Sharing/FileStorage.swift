@@ -44,7 +44,13 @@ public struct FileStorage: Sendable {
       loadData: { try Data(contentsOf: $0) },
       saveData: { data, url in writer.save(data, to: url) },
       writeData: { data, url in try CoalescingWriter.writeAtomically(data, to: url) },
-      watchFile: { url, onChange in FileWatcher.watch(url, onChange: onChange) },
+      watchFile: { url, onChange in
+        // NB: The file's change is this process's own write when it holds bytes written lately.
+        FileWatcher.watch(url) {
+          guard let data = try? Data(contentsOf: url) else { return onChange() }
+          if !writer.hasWritten(data, to: url) { onChange() }
+        }
+      },
       flushWrites: { writer.flush() }
     )
   }()
@@ -98,6 +104,13 @@ final class CoalescingWriter: @unchecked Sendable {
   // NB: Unchecked: `pending` is reached under the lock.
   private let queue = DispatchQueue(label: "ComposableArchitecture.FileStorage")
   private let pending = LockIsolated<[URL: Data]>([:])
+  /// The last bytes written to each file, a few writes deep: a change the watch sees may be
+  /// any of them, the latest write having already been followed by others.
+  private let written = LockIsolated<[URL: [Data]]>([:])
+
+  func hasWritten(_ data: Data, to url: URL) -> Bool {
+    self.written.withValue { $0[url]?.contains(data) == true }
+  }
 
   func save(_ data: Data, to url: URL) {
     let isFirst = self.pending.withValue { pending in
@@ -107,6 +120,10 @@ final class CoalescingWriter: @unchecked Sendable {
     guard isFirst else { return }
     self.queue.async {
       guard let data = self.pending.withValue({ $0.removeValue(forKey: url) }) else { return }
+      self.written.withValue {
+        $0[url, default: []].append(data)
+        if $0[url, default: []].count > 8 { $0[url]?.removeFirst() }
+      }
       do {
         try Self.writeAtomically(data, to: url)
       } catch {

@@ -12,8 +12,6 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   let storage: FileStorage
   let decode: @Sendable (Data) throws -> Value
   let encode: @Sendable (Value) throws -> Data
-  /// The bytes this key wrote last, so that it does not take its own writes for changes.
-  private let written = LockIsolated<[Data]>([])
 
   init(
     url: URL, storage: FileStorage, decode: @escaping @Sendable (Data) throws -> Value,
@@ -37,12 +35,7 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
 
   public func save(_ value: Value) {
     do {
-      let data = try self.encode(value)
-      self.written.withValue {
-        $0.append(data)
-        if $0.count > 16 { $0.removeFirst($0.count - 16) }
-      }
-      self.storage.saveData(data, self.url)
+      self.storage.saveData(try self.encode(value), self.url)
     } catch {
       reportIssue("Could not encode the shared value of \(self.url.path): \(error)")
     }
@@ -51,14 +44,13 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   public func subscribe(
     initialValue: Value?, didSet: @escaping @Sendable (_ newValue: Value?) -> Void
   ) -> SharedSubscription {
-    let written = self.written
+    // NB: The storage tells only of changes that are not this process's own writes.
     return self.storage.watchFile(self.url) { [storage, url, decode] in
       guard let data = try? storage.read(url) else {
         // The file is gone: the value starts again from its initial value.
         didSet(nil)
         return
       }
-      guard !written.withValue({ $0.contains(data) }) else { return }
       guard let value = try? decode(data) else { return }
       didSet(value)
     }
