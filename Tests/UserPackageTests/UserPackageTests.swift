@@ -80,6 +80,7 @@ import Testing
     // Three modules sharing a file-stored value: a change the test did not assert fails.
     let unassertedLimit = """
       State was not expected to change, but a change occurred: …
+
       Spending.State(
       −   _limits: Limits(monthly: 100),
       +   _limits: Limits(monthly: 150),
