@@ -225,14 +225,21 @@ protocol _SnapshotTaking {
 
 extension _SharedBox: _SnapshotTaking {}
 
+/// Whether two shared values are equal. In a test store's assertion, the same shared value on
+/// both sides compares what the test expects (left) with the value (right).
+func _sharedValuesAreEqual<Value: Equatable>(
+  _ lhs: any _SharedAccess<Value>, _ rhs: any _SharedAccess<Value>
+) -> Bool {
+  guard _SharedAssertion.isAsserting else { return lhs.current() == rhs.current() }
+  return lhs.identity == rhs.identity
+    ? lhs.expected() == rhs.current() : lhs.expected() == rhs.expected()
+}
+
 extension Shared: Equatable where Value: Equatable {
   /// Whether the values are equal. In a test store's assertion, the same shared value on both
   /// sides compares what the test expects (left) with the value (right).
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    if _SharedAssertion.isAsserting, lhs.access.identity == rhs.access.identity {
-      return lhs.access.expected() == rhs.access.current()
-    }
-    return lhs.wrappedValue == rhs.wrappedValue
+    _sharedValuesAreEqual(lhs.access, rhs.access)
   }
 }
 

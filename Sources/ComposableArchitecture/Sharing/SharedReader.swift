@@ -71,10 +71,7 @@ public struct SharedReader<Value>: @unchecked Sendable {
 extension SharedReader: Equatable where Value: Equatable {
   /// Whether the values are equal; in a test store's assertion, as ``Shared``'s.
   public static func == (lhs: Self, rhs: Self) -> Bool {
-    if _SharedAssertion.isAsserting, lhs.access.identity == rhs.access.identity {
-      return lhs.access.expected() == rhs.access.current()
-    }
-    return lhs.wrappedValue == rhs.wrappedValue
+    _sharedValuesAreEqual(lhs.access, rhs.access)
   }
 }
 
