@@ -29,7 +29,6 @@ public struct SharedChange: @unchecked Sendable {
 public enum SharedChanges {
   private static let observers = LockIsolated<[Int: @Sendable (SharedChange) -> Void]>([:])
   private static let nextID = LockIsolated(0)
-  private static let isObserved = LockIsolated(false)
 
   /// Calls `observer` with every change of every shared value, on the thread that made it,
   /// until the returned subscription is cancelled or released.
@@ -41,13 +40,8 @@ public enum SharedChanges {
       return id
     }
     Self.observers.withValue { $0[id] = observer }
-    Self.isObserved.setValue(true)
     return SharedSubscription {
-      let isEmpty = Self.observers.withValue { observers in
-        observers.removeValue(forKey: id)
-        return observers.isEmpty
-      }
-      Self.isObserved.setValue(!isEmpty)
+      Self.observers.withValue { _ = $0.removeValue(forKey: id) }
     }
   }
 
@@ -55,10 +49,11 @@ public enum SharedChanges {
     id: ObjectIdentifier, key: String?, value: @autoclosure () -> Any, isFromOutside: Bool
   ) {
     // NB: Nothing is made when nobody listens: the app's writes pay one lock.
-    guard Self.isObserved.value else { return }
+    let observers = Self.observers.withValue { Array($0.values) }
+    guard !observers.isEmpty else { return }
     let change = SharedChange(
       id: id, key: key, value: value(), context: ActionContext.current,
       isFromOutside: isFromOutside)
-    for observer in Self.observers.withValue({ Array($0.values) }) { observer(change) }
+    for observer in observers { observer(change) }
   }
 }
