@@ -234,6 +234,30 @@ extension Shared {
     }
   }
 
+  @Test func theFirstWriteRemovesWhatAKilledWriterLeft() async throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file("settings.json")
+    let stale = directory.file(".settings.json.1234.tmp")
+    let fresh = directory.file(".settings.json.5678.tmp")
+    let other = directory.file(".other.json.1234.tmp")
+    for file in [stale, fresh, other] { try Data("{".utf8).write(to: file) }
+    let old = Date(timeIntervalSinceNow: -120)
+    for file in [stale, other] {
+      try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: file.path)
+    }
+    withDependencies {
+      $0.defaultFileStorage = .fileSystem
+    } operation: {
+      @Shared(.fileStorage(url)) var settings = Settings()
+      $settings.withLock { $0.fontSize = 18 }
+      FileStorage.fileSystem.flush()
+    }
+    let names = Set(try FileManager.default.contentsOfDirectory(atPath: directory.url.path))
+    // The stale leftover of this file goes; one that may be a writer's at work now stays, and so
+    // does another file's.
+    #expect(names == ["settings.json", ".settings.json.5678.tmp", ".other.json.1234.tmp"])
+  }
+
   @Test func aKeyWithADefault() {
     withDependencies {
       $0.defaultFileStorage = .inMemory()

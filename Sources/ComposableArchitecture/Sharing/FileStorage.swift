@@ -104,6 +104,8 @@ final class CoalescingWriter: @unchecked Sendable {
   // NB: Unchecked: `pending` is reached under the lock.
   private let queue = DispatchQueue(label: "ComposableArchitecture.FileStorage")
   private let pending = LockIsolated<[URL: Data]>([:])
+  /// The files written to since the process started, whose leftovers were looked for.
+  private let swept = LockIsolated<Set<URL>>([])
   /// The last bytes written to each file, a few writes deep: a change the watch sees may be
   /// any of them, the latest write having already been followed by others.
   private let written = LockIsolated<[URL: [Data]]>([:])
@@ -113,12 +115,14 @@ final class CoalescingWriter: @unchecked Sendable {
   }
 
   func save(_ data: Data, to url: URL) {
+    let isNewFile = self.swept.withValue { $0.insert(url).inserted }
     let isFirst = self.pending.withValue { pending in
       defer { pending[url] = data }
       return pending[url] == nil
     }
     guard isFirst else { return }
     self.queue.async {
+      if isNewFile { Self.removeLeftovers(beside: url) }
       guard let data = self.pending.withValue({ $0.removeValue(forKey: url) }) else { return }
       self.written.withValue {
         $0[url, default: []].append(data)
@@ -134,6 +138,22 @@ final class CoalescingWriter: @unchecked Sendable {
 
   func flush() {
     self.queue.sync {}
+  }
+
+  /// Removes the temporary files a killed writer left beside `url`: those of its name older than
+  /// a minute (a writer renames its own within moments).
+  static func removeLeftovers(beside url: URL, olderThan age: TimeInterval = 60) {
+    let manager = FileManager.default
+    let folder = url.deletingLastPathComponent()
+    let prefix = ".\(url.lastPathComponent)."
+    guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { return }
+    for name in names where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+      let leftover = folder.appendingPathComponent(name)
+      let modified = (try? manager.attributesOfItem(atPath: leftover.path))?[.modificationDate]
+      if let modified = modified as? Date, Date().timeIntervalSince(modified) > age {
+        try? manager.removeItem(at: leftover)
+      }
+    }
   }
 
   /// Writes to a temporary file beside `url`, then renames it over `url`.
