@@ -303,8 +303,13 @@ extension SharedKey where Self == FileStorageKey<Settings>.Default {
     let storage = FileStorage.inMemory()
     let url = URL(fileURLWithPath: "/tmp/ComposableReplay-observed.json")
     let changes = LockIsolated<[(key: String?, value: String, reducer: Bool, outside: Bool)]>([])
+    let obtained = LockIsolated<[String?]>([])
     let subscription = SharedChanges.observe { change in
       guard change.key?.contains("observed") == true else { return }
+      guard change.kind != .obtained else {
+        obtained.withValue { $0.append(change.name) }
+        return
+      }
       changes.withValue {
         $0.append(
           (change.key, "\(change.value)", change.context != nil, change.isFromOutside))
@@ -328,6 +333,8 @@ extension SharedKey where Self == FileStorageKey<Settings>.Default {
     #expect(changes.value.first?.value.contains("dark") == true)
     #expect(changes.value.last?.value.contains("sepia") == true)
     #expect(changes.value.first?.key == ".fileStorage(/tmp/ComposableReplay-observed.json)")
+    // The value made from the key is told too, named by the file alone.
+    #expect(obtained.value == [".fileStorage(ComposableReplay-observed.json)"])
   }
 }
 

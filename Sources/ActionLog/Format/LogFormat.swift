@@ -18,6 +18,9 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
   case checkpoint
   /// A warning from the recorder, or a stand-in for an action it could not record.
   case note
+  /// A shared value's change the recorded reducers did not make, or where a state's shared
+  /// values sit.
+  case shared
   /// The clean end of a recording.
   case end
 }

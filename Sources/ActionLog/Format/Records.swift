@@ -79,6 +79,20 @@ extension ActionRecord: Decodable where Action: Decodable {}
 extension CheckpointRecord: Encodable where State: Encodable {}
 extension CheckpointRecord: Decodable where State: Decodable {}
 
+/// A shared record's fields: either `where` (the places of a state that share each value) or
+/// `shared`, `source` and `value` (a value's change).
+struct SharedRecord<Value> {
+  var kind: String
+  var seq: Int
+  var shared: String?
+  var source: String?
+  var value: Value?
+  var `where`: [String: [String]]?
+}
+
+extension SharedRecord: Encodable where Value: Encodable {}
+extension SharedRecord: Decodable where Value: Decodable {}
+
 /// A note record's fields.
 struct NoteRecord: Codable {
   var kind: String

@@ -45,6 +45,8 @@ public final class Recording: Sendable {
   let headerLine: LineRange
   let actions: ActionIndex
   let checkpointLines: [Int: LineRange]
+  /// The shared records, in the order written, with the action each follows.
+  let sharedLines: [(seq: Int, line: LineRange)]
   let unrecordedNotes: [Int: String]
   let endTime: Int64?
   /// The migration steps applied to every value read, in order; empty for most recordings.
@@ -132,6 +134,7 @@ public final class Recording: Sendable {
     self.warnings = scanner.warnings
     self.checkpoints = scanner.checkpointLines.keys.sorted()
     self.checkpointLines = scanner.checkpointLines
+    self.sharedLines = scanner.sharedLines
     self.actions = scanner.actions
     self.unrecordedNotes = scanner.unrecordedNotes
     self.endTime = scanner.endTime
@@ -155,6 +158,7 @@ public final class Recording: Sendable {
     self.warnings = other.warnings
     self.checkpoints = other.checkpoints
     self.checkpointLines = other.checkpointLines
+    self.sharedLines = other.sharedLines
     self.actions = other.actions
     self.unrecordedNotes = other.unrecordedNotes
     self.endTime = other.endTime

@@ -24,6 +24,8 @@ struct Scanner {
   private(set) var warnings: [RecordingWarning] = []
   private(set) var actions = ActionIndex()
   private(set) var checkpointLines: [Int: LineRange] = [:]
+  /// The shared records, in the order written, with the action each follows.
+  private(set) var sharedLines: [(seq: Int, line: LineRange)] = []
   private(set) var unrecordedNotes: [Int: String] = [:]
   private(set) var endTime: Int64?
   /// The most actions a gap may stand for when damaged records are skipped: as many as the
@@ -344,6 +346,16 @@ struct Scanner {
         self.appendPlaceholder(seq: seq, record: record, offset: offset, note: text)
       }
       self.warnings.append(.note(seq: seq, text: text))
+      return .ok
+
+    case .shared?:
+      guard let seq = prefix.seq, seq == self.actions.count else {
+        return problem(
+          .misplaced(
+            "a shared record after action \(prefix.seq.map(String.init) ?? "(none)"), "
+              + "where action \(self.actions.count) was the last"))
+      }
+      self.sharedLines.append((seq, range))
       return .ok
 
     case .end?:

@@ -58,6 +58,17 @@ extension LogWriter {
     case checkpoint(seq: Int, state: any Encodable & Sendable)
     /// A warning, attached to the action `seq`.
     case note(seq: Int, text: String)
+    /// What happened to shared values after action `seq` (0: before the first).
+    case shared(seq: Int, SharedEntry)
+  }
+
+  /// What a shared record says.
+  public enum SharedEntry: Sendable {
+    /// The places of the state after the action (or of the initial state, at 0) that share a
+    /// value, by the value's name: JSON Pointers.
+    case places([String: [String]])
+    /// The shared value `name` took `value`, which the recorded reducers did not make.
+    case value(name: String, source: RecordedShared.Source, value: any Encodable & Sendable)
   }
 }
 

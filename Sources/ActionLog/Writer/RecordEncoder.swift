@@ -116,6 +116,32 @@ struct RecordEncoder {
 
     case let .note(globalSeq, text):
       self.appendNote(seq: max(0, globalSeq - self.base), text: text, unrecorded: nil, to: &buffer)
+
+    case let .shared(globalSeq, entry):
+      let seq = max(0, globalSeq - self.base)
+      do {
+        let record: SharedRecord<AnyEncodable>
+        switch entry {
+        case let .places(places):
+          record = SharedRecord<AnyEncodable>(
+            kind: RecordKind.shared.rawValue, seq: seq, shared: nil, source: nil, value: nil,
+            where: places)
+        case let .value(name, source, value):
+          // NB: A state's redaction paths do not reach into a shared value written on its own:
+          // in a recording that redacts state, the whole value is hidden.
+          let hidden = !self.statePaths.isEmpty
+          var written: any Encodable = value
+          if hidden { written = RedactedSharedValue() }
+          record = SharedRecord<AnyEncodable>(
+            kind: RecordKind.shared.rawValue, seq: seq, shared: name, source: source.rawValue,
+            value: AnyEncodable(value: written), where: nil)
+        }
+        try Framing.append(to: &buffer) { try self.encode(record, appendingTo: &$0) }
+      } catch {
+        let text = "a shared value's change after action \(seq) could not be encoded: \(error)"
+        self.onEncodingFailure?(text)
+        self.appendNote(seq: seq, text: text, unrecorded: nil, to: &buffer)
+      }
     }
   }
 
@@ -215,6 +241,14 @@ struct RecordEncoder {
   ) throws -> [UInt8] {
     paths.isEmpty
       ? payload : try JSONRewriter.redact(payload, paths: paths, placeholders: &self.placeholders)
+  }
+
+  /// What a recording that redacts state writes for a shared value.
+  private struct RedactedSharedValue: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode("‹redacted shared value›")
+    }
   }
 
   private func appendNote(

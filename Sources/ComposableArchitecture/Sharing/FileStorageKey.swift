@@ -57,8 +57,9 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   }
 }
 
-extension FileStorageKey: CustomStringConvertible {
+extension FileStorageKey: CustomStringConvertible, _SharedKeyNaming {
   public var description: String { ".fileStorage(\(self.url.path))" }
+  var _recordedName: String { ".fileStorage(\(self.url.lastPathComponent))" }
 }
 
 extension SharedReaderKey {

@@ -120,6 +120,12 @@ protocol _SharedAccess<Value>: Sendable {
   var box: any _AnySharedBox & _SnapshotTaking { get }
   func current() -> Value
   func expected() -> Value
+  /// The value as a state captured at `moment` holds it (see ``_SharedMoment``).
+  func value(asOf moment: _SharedMoment?) -> Value
+  /// Whether it reaches the whole value of its box, not a part of it.
+  var isWhole: Bool { get }
+  /// The same access to other boxes: those of `boxes` that replace the ones it reaches.
+  func rebased(_ boxes: [ObjectIdentifier: any _AnySharedBox]) -> any _SharedAccess<Value>
   /// Changes the value, or what the test expects of it when `asserting`.
   func modify<R>(asserting: Bool, _ body: (inout Value) throws -> R) rethrows -> R
   func listen(_ listener: @escaping @Sendable (Value) -> Void) -> SharedSubscription
@@ -144,8 +150,16 @@ struct _RootAccess<Root, Value>: _SharedAccess, @unchecked Sendable {
     self.keyPath = keyPath
   }
 
+  var isWhole: Bool { Root.self == Value.self }
   func current() -> Value { self.root.current[keyPath: self.keyPath] }
   func expected() -> Value { self.root.expected[keyPath: self.keyPath] }
+  func value(asOf moment: _SharedMoment?) -> Value {
+    self.root.value(asOf: moment)[keyPath: self.keyPath]
+  }
+  func rebased(_ boxes: [ObjectIdentifier: any _AnySharedBox]) -> any _SharedAccess<Value> {
+    let box = boxes[ObjectIdentifier(self.root)] as? _SharedBox<Root> ?? self.root
+    return _RootAccess(box: box, keyPath: self.keyPath)
+  }
   func modify<R>(asserting: Bool, _ body: (inout Value) throws -> R) rethrows -> R {
     asserting
       ? try self.root.modifyExpected { try body(&$0[keyPath: self.keyPath]) }
@@ -158,20 +172,27 @@ struct _RootAccess<Root, Value>: _SharedAccess, @unchecked Sendable {
 }
 
 /// A member of another shared value: `state.$settings.theme`.
-struct _MemberAccess<Base: _SharedAccess, Value>: _SharedAccess, @unchecked Sendable {
+struct _MemberAccess<BaseValue, Value>: _SharedAccess, @unchecked Sendable {
   // NB: Unchecked: the key path is immutable, and the box locks.
-  let base: Base
-  let member: WritableKeyPath<Base.Value, Value>
+  let base: any _SharedAccess<BaseValue>
+  let member: WritableKeyPath<BaseValue, Value>
   var identity: [AnyHashable] { self.base.identity + [AnyHashable(self.member)] }
   var box: any _AnySharedBox & _SnapshotTaking { self.base.box }
 
-  init(base: Base, member: WritableKeyPath<Base.Value, Value>) {
+  init(base: any _SharedAccess<BaseValue>, member: WritableKeyPath<BaseValue, Value>) {
     self.base = base
     self.member = member
   }
 
+  var isWhole: Bool { false }
   func current() -> Value { self.base.current()[keyPath: self.member] }
   func expected() -> Value { self.base.expected()[keyPath: self.member] }
+  func value(asOf moment: _SharedMoment?) -> Value {
+    self.base.value(asOf: moment)[keyPath: self.member]
+  }
+  func rebased(_ boxes: [ObjectIdentifier: any _AnySharedBox]) -> any _SharedAccess<Value> {
+    _MemberAccess(base: self.base.rebased(boxes), member: self.member)
+  }
   func modify<R>(asserting: Bool, _ body: (inout Value) throws -> R) rethrows -> R {
     try self.base.modify(asserting: asserting) { try body(&$0[keyPath: self.member]) }
   }
@@ -201,8 +222,15 @@ struct _UnwrappedAccess<Value>: _SharedAccess, @unchecked Sendable {
     }
     return self.last.withValue { $0 }
   }
+  var isWhole: Bool { false }
   func expected() -> Value {
     self.base.expected() ?? self.last.withValue { $0 }
+  }
+  func value(asOf moment: _SharedMoment?) -> Value {
+    self.base.value(asOf: moment) ?? self.last.withValue { $0 }
+  }
+  func rebased(_ boxes: [ObjectIdentifier: any _AnySharedBox]) -> any _SharedAccess<Value> {
+    _UnwrappedAccess(base: self.base.rebased(boxes), initial: self.last.withValue { $0 })
   }
   func modify<R>(asserting: Bool, _ body: (inout Value) throws -> R) rethrows -> R {
     try self.base.modify(asserting: asserting) { optional in
@@ -257,14 +285,15 @@ extension Shared: Identifiable where Value: Identifiable {
 extension Shared: Encodable where Value: Encodable {
   /// The value, as it encodes.
   public func encode(to encoder: any Encoder) throws {
-    try self.wrappedValue.encode(to: encoder)
+    try _encodeShared(self.access, to: encoder)
   }
 }
 
 extension Shared: Decodable where Value: Decodable {
-  /// A value shared without a key (``init(value:)``), as a recording holds it.
+  /// A value shared without a key (``init(value:)``), as a recording holds it; in a replay,
+  /// the value the recording says this place shares with others.
   public init(from decoder: any Decoder) throws {
-    self.init(value: try Value(from: decoder))
+    self.init(access: try _decodeShared(from: decoder))
   }
 }
 

@@ -17,15 +17,23 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
   /// What the key is, in words (`fileStorage(/tmp/settings.json)`), or `nil` for a value shared
   /// without a key.
   let keyDescription: String?
+  /// The key's name in recordings (`.fileStorage(settings.json)`), or `nil` without a key.
+  let recordedName: String?
 
-  init(value: Root, keyDescription: String? = nil, save: (@Sendable (Root) -> Void)? = nil) {
+  init(
+    value: Root, keyDescription: String? = nil, recordedName: String? = nil,
+    save: (@Sendable (Root) -> Void)? = nil
+  ) {
     self.value = value
     self.keyDescription = keyDescription
+    self.recordedName = recordedName ?? keyDescription
     self.save = save
+    _SharedBoxCount.change(by: 1)
   }
 
   deinit {
     self.subscription?.cancel()
+    _SharedBoxCount.change(by: -1)
   }
 
   /// Keeps `subscription` for as long as the box lives.
@@ -46,25 +54,43 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
     self.lock.withLock { self.snapshot != nil }
   }
 
+  /// The value as a state captured at `moment` holds it: what it was before the first change
+  /// since, else the value.
+  func value(asOf moment: _SharedMoment?) -> Root {
+    self.lock.withLock {
+      guard let moment, let earlier = moment.valueBeforeFirstChange(of: ObjectIdentifier(self))
+      else { return self.value }
+      return earlier as! Root
+    }
+  }
+
   /// Changes the value, saves it through the key, and tells the listeners.
   func modify<R>(_ body: (inout Root) throws -> R) rethrows -> R {
     let (result, newValue) = try self.lock.withLock {
+      let old = self.value
       let result = try body(&self.value)
+      // NB: Under the lock, so that a state being encoded reads either the old value or this.
+      _SharedMoments.keep(old, of: ObjectIdentifier(self))
       return (result, self.value)
     }
     self.save?(newValue)
     self.tell(newValue)
     SharedChanges.tell(
-      id: ObjectIdentifier(self), key: self.keyDescription, value: newValue, isFromOutside: false)
+      id: ObjectIdentifier(self), key: self.keyDescription, name: self.recordedName,
+      value: newValue, kind: .write)
     return result
   }
 
   /// Takes a value the key reports from outside: neither saved again nor tracked.
   func receive(_ newValue: Root) {
-    self.lock.withLock { self.value = newValue }
+    self.lock.withLock {
+      _SharedMoments.keep(self.value, of: ObjectIdentifier(self))
+      self.value = newValue
+    }
     self.tell(newValue)
     SharedChanges.tell(
-      id: ObjectIdentifier(self), key: self.keyDescription, value: newValue, isFromOutside: true)
+      id: ObjectIdentifier(self), key: self.keyDescription, name: self.recordedName,
+      value: newValue, kind: .fromOutside)
   }
 
   /// Changes the snapshot (made from the value first when there is none): an assertion's
@@ -109,7 +135,45 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
 protocol _AnySharedBox: AnyObject, Sendable {
   var hasSnapshot: Bool { get }
   var keyDescription: String? { get }
+  var recordedName: String? { get }
   func clearSnapshot()
+  /// A new box holding this one's value, with the same names.
+  func copy() -> any _AnySharedBox
+  /// The value, as JSON; `nil` when it is not `Encodable`.
+  func encodedValue() throws -> Data?
+  /// Takes a value from JSON, as from outside: told to listeners and observers, not saved.
+  func receive(json: Data) throws
+}
+
+extension _SharedBox {
+  func copy() -> any _AnySharedBox {
+    _SharedBox(
+      value: self.current, keyDescription: self.keyDescription, recordedName: self.recordedName)
+  }
+
+  func encodedValue() throws -> Data? {
+    guard let value = self.current as? any Encodable else { return nil }
+    return try JSONEncoder().encode(value)
+  }
+
+  func receive(json: Data) throws {
+    guard let type = Root.self as? any Decodable.Type else {
+      throw _SharedReplayError.notDecodable(
+        name: self.recordedName ?? "a shared value", type: "\(Root.self)")
+    }
+    self.receive(try JSONDecoder().decode(type, from: json) as! Root)
+  }
+}
+
+/// How many shared values exist, so a recorder that finds none pays nothing for them.
+enum _SharedBoxCount {
+  private static let count = _Locked(0)
+
+  static func change(by delta: Int) {
+    count.withValue { $0 += delta }
+  }
+
+  static var isZero: Bool { count.withValue { $0 == 0 } }
 }
 
 /// Ends a subscription when cancelled, or when it goes away.

@@ -86,6 +86,8 @@ public struct _SharedKeyDefault<Base: SharedReaderKey>: SharedReaderKey, @unchec
 
   public var id: Base.ID { self.base.id }
 
+  public var description: String { _describeKey(self.base) }
+
   public func load(initialValue: Base.Value?) -> Base.Value? {
     let initialValue = initialValue ?? self.defaultValue()
     return self.base.load(initialValue: initialValue) ?? initialValue
@@ -96,6 +98,31 @@ public struct _SharedKeyDefault<Base: SharedReaderKey>: SharedReaderKey, @unchec
   ) -> SharedSubscription {
     self.base.subscribe(initialValue: initialValue ?? self.defaultValue(), didSet: didSet)
   }
+}
+
+extension _SharedKeyDefault: CustomStringConvertible, _SharedKeyNaming {
+  var _recordedName: String { _recordedKeyName(self.base) }
+  func _defaultValue() -> Any { self.defaultValue() }
+}
+
+/// What a key is called in recordings, where it is not its description: a file storage key is
+/// named by its file's name, which stays the same on another machine.
+protocol _SharedKeyNaming {
+  var _recordedName: String { get }
+  /// The value a key with a default starts from, without reading its storage.
+  func _defaultValue() -> Any
+}
+
+extension _SharedKeyNaming {
+  func _defaultValue() -> Any { () }
+}
+
+func _describeKey(_ key: some SharedReaderKey) -> String {
+  String(describing: key)
+}
+
+func _recordedKeyName(_ key: some SharedReaderKey) -> String {
+  (key as? any _SharedKeyNaming)?._recordedName ?? _describeKey(key)
 }
 
 extension _SharedKeyDefault: SharedKey where Base: SharedKey {
@@ -120,8 +147,17 @@ enum _SharedBoxes {
   static func box<Key: SharedReaderKey>(
     for key: Key, initialValue: () -> Key.Value?, saves: Bool
   ) -> _SharedBox<Key.Value> {
-    let id: [AnyHashable] = [AnyHashable(ObjectIdentifier(Key.self)), AnyHashable(key.id)]
-    return boxes.withValue { boxes in
+    let name = _recordedKeyName(key)
+    if let scope = _SharedReplayScope.current {
+      // NB: A replay's own storage: the key's place is neither read nor written.
+      return scope.box(named: name) {
+        initialValue() ?? ((key as? any _SharedKeyNaming)?._defaultValue() as? Key.Value)
+      }
+    }
+    // NB: By the value's type and the place, so that a key with a default and its base key
+    // reach the same value.
+    let id: [AnyHashable] = [AnyHashable(ObjectIdentifier(Key.Value.self)), AnyHashable(key.id)]
+    let box = boxes.withValue { boxes in
       if let box = boxes[id]?.box as? _SharedBox<Key.Value> { return box }
       let initial = initialValue()
       guard let value = key.load(initialValue: initial) ?? initial else {
@@ -135,7 +171,8 @@ enum _SharedBoxes {
       if saves, let key = key as? any SharedKey<Key.Value> {
         save = { key.save($0) }
       }
-      let box = _SharedBox(value: value, keyDescription: "\(key)", save: save)
+      let box = _SharedBox(
+        value: value, keyDescription: _describeKey(key), recordedName: name, save: save)
       let fallback = _Locked(value)
       box.keep(
         key.subscribe(initialValue: value) { [weak box] newValue in
@@ -145,6 +182,10 @@ enum _SharedBoxes {
       boxes[id] = Weak(box)
       return box
     }
+    SharedChanges.tell(
+      id: ObjectIdentifier(box), key: box.keyDescription, name: name, value: box.current,
+      kind: .obtained)
+    return box
   }
 }
 

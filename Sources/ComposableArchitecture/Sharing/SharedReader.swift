@@ -82,14 +82,16 @@ extension SharedReader: Hashable where Value: Hashable {
 }
 
 extension SharedReader: Encodable where Value: Encodable {
+  /// The value, as it encodes.
   public func encode(to encoder: any Encoder) throws {
-    try self.wrappedValue.encode(to: encoder)
+    try _encodeShared(self.access, to: encoder)
   }
 }
 
 extension SharedReader: Decodable where Value: Decodable {
+  /// As ``Shared``'s: a value of its own, or in a replay the value this place shares.
   public init(from decoder: any Decoder) throws {
-    self.init(value: try Value(from: decoder))
+    self.init(access: try _decodeShared(from: decoder))
   }
 }
 

@@ -43,6 +43,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// The state after the last action, for the checkpoint at close; guarded by `books.lock`.
   /// While an action is reduced it holds nothing (see `begin`).
   private let lastState = LastState<State>()
+  /// What the recorder keeps of the values the state shares.
+  let sharedValues = SharedValueRecording()
 
   /// Starts a recording: creates the file and writes its header.
   ///
@@ -230,6 +232,11 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       let start = MonotonicClock.nanoseconds()
       self.elapsed = { .nanoseconds(MonotonicClock.nanoseconds() &- start) }
     }
+    if let places = self.sharedValues.places(of: initialState) {
+      self.writer.append(.shared(seq: 0, .places(places)))
+    }
+    self.sharedValues.keep(
+      SharedChanges.observe { [weak self] change in self?.sharedValueChanged(change) })
   }
 
   /// The number of actions recorded so far.
@@ -250,11 +257,19 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   /// Writes a final checkpoint and the end record, and closes the file. Actions the store
   /// processes afterwards are not recorded.
   public func close() throws {
+    self.sharedValues.stop()
     let final: (seq: Int, state: State)? = self.books.lock.withLock {
       self.books.close().flatMap { seq in self.lastState.value.map { (seq, $0) } }
     }
     if let final {
-      self.writer.append(.checkpoint(seq: final.seq, state: final.state))
+      let moment = _SharedHolders.anyExist ? self.sharedValues.moments.mark() : nil
+      self.writer.append(
+        .checkpoint(
+          seq: final.seq,
+          state: moment.map { StateAtMoment(state: final.state, moment: $0) } ?? final.state))
+      if moment != nil, let places = self.sharedValues.places(of: final.state) {
+        self.writer.append(.shared(seq: final.seq, .places(places)))
+      }
     }
     try self.writer.close(at: self.elapsed())
     self.reportEncodingFailures()
@@ -325,22 +340,79 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     _ opened: RecorderBookkeeping.Opened, action: Action, state: State, effects: EffectShape
   ) {
     let time = self.elapsed()
+    // NB: A state holds its shared values by reference: encoded later, on the writer's
+    // thread, it must encode them as they are now.
+    let moment = _SharedHolders.anyExist ? self.sharedValues.moments.mark() : nil
     let (captured, isCheckpoint) = self.books.lock.withLock {
       self.lastState.set(state)
       return self.books.finish(seq: opened.seq, checkpointInterval: self.checkpointInterval)
     }
+    let recorded: any Encodable & Sendable =
+      moment.map { StateAtMoment(state: state, moment: $0) } ?? state
     self.writer.append(
       .action(
         seq: opened.seq, time: time, origin: opened.origin, value: action, captured: captured,
         // NB: Written out on the writer's thread: the shape holds its identifiers unwritten.
         effects: effects == .none ? nil : JSONValueSource { effects.ledgerJSON },
         // NB: What the action changed is worked out on the writer's thread, from this state.
-        state: self.writesStepUpdates ? state : nil
+        state: self.writesStepUpdates ? recorded : nil
       )
     )
     if isCheckpoint {
-      self.writer.append(.checkpoint(seq: opened.seq, state: state))
+      self.writer.append(.checkpoint(seq: opened.seq, state: recorded))
+      if moment != nil, let places = self.sharedValues.places(of: state) {
+        self.writer.append(.shared(seq: opened.seq, .places(places)))
+      }
     }
+    if moment != nil { self.sharedValues.actionFinished() }
+  }
+
+  /// Records a shared value's change that the recorded reducers did not make, or what a key
+  /// held when a recorded reducer read it.
+  private func sharedValueChanged(_ change: SharedChange) {
+    let (finished, isOwn, isClosed, last) = self.books.lock.withLock {
+      let finished = self.books.finished(context: change.context)
+      return (finished.count, finished.isOwn, self.books.isClosed, self.lastState.value)
+    }
+    guard !isClosed else { return }
+    let source: RecordedShared.Source
+    switch change.kind {
+    case .obtained:
+      guard isOwn else { return }
+      self.sharedValues.noteObtained(change.id)
+      source = .load
+    case .write:
+      guard !isOwn else { return }
+      source = .app
+    case .fromOutside:
+      source = .outside
+    }
+    if change.kind != .obtained, !self.sharedValues.isKnown(change.id) {
+      // NB: A value the state was not seen to hold: it may have come to hold it since the last
+      // places were written. If it does, where it sits is written first, so a replay finds
+      // it; if not, the change is none of this recording's business.
+      guard let last, self.sharedValues.mayBeHeld(change.id) else { return }
+      guard let places = self.sharedValues.places(of: last),
+        self.sharedValues.isKnown(change.id)
+      else {
+        self.sharedValues.markNotHeld(change.id)
+        return
+      }
+      self.writer.append(.shared(seq: finished, .places(places)))
+    }
+    guard let name = change.name ?? self.sharedValues.name(of: change.id) else { return }
+    guard let value = change.value as? any Encodable else {
+      self.writer.append(
+        .note(
+          seq: finished,
+          text:
+            "The shared value \(name) changed, but a \(type(of: change.value)) is not Encodable: a replay cannot apply the change."
+        ))
+      return
+    }
+    self.writer.append(
+      .shared(
+        seq: finished, .value(name: name, source: source, value: SharedValueBox(value: value))))
   }
 }
 

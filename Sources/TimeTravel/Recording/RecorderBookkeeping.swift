@@ -36,6 +36,8 @@ final class RecorderBookkeeping: @unchecked Sendable {
     var isClosed = false
     var ids = ActionIDMap()
     var open: (actionID: UInt64, values: [String: [String]])?
+    /// The thread reducing the open action.
+    var openThread: pthread_t?
     var cache: (base: DependencyValues, capturing: DependencyValues)?
     /// The capturing values a store was created with.
     var installed: DependencyValues?
@@ -89,6 +91,7 @@ final class RecorderBookkeeping: @unchecked Sendable {
       opened = ActionContext(id: UInt64(seq), origin: .send)
     }
     self.books.pointee.open = (opened.id, [:])
+    self.books.pointee.openThread = pthread_self()
     return Opened(
       seq: seq, origin: origin, context: opened,
       dependencies: context != nil && self.isInstalled(base)
@@ -101,6 +104,7 @@ final class RecorderBookkeeping: @unchecked Sendable {
   func finish(seq: Int, checkpointInterval: Int) -> (CapturedValues, isCheckpoint: Bool) {
     let values = self.books.pointee.open?.values ?? [:]
     self.books.pointee.open = nil
+    self.books.pointee.openThread = nil
     let isCheckpoint = seq % checkpointInterval == 0
     if isCheckpoint { self.books.pointee.lastCheckpoint = seq }
     return (CapturedValues(values), isCheckpoint)
@@ -119,6 +123,20 @@ final class RecorderBookkeeping: @unchecked Sendable {
   var count: Int {
     self.lock.withLock { self.books.pointee.lastSeq }
   }
+
+  /// The number of actions finished, and whether a change made now in `context` is the open
+  /// action's reducer's own. Call it holding ``lock``.
+  func finished(context: ActionContext?) -> (count: Int, isOwn: Bool) {
+    let books = self.books.pointee
+    guard let open = books.open else { return (books.lastSeq, false) }
+    let isOwn =
+      context?.id == open.actionID
+      && books.openThread.map { pthread_equal($0, pthread_self()) != 0 } == true
+    return (books.lastSeq - 1, isOwn)
+  }
+
+  /// Whether the recording is closed. Call it holding ``lock``.
+  var isClosed: Bool { self.books.pointee.isClosed }
 
   /// The dependencies a store is created with, with every recorded dependency wrapped so that
   /// its reads are captured. Call it holding ``lock``.

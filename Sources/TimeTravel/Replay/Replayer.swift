@@ -12,6 +12,8 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
   public let reducer: R
   /// The dependencies answered from the recording.
   public let dependencies: [RecordableDependency]
+  /// The shared values of the state being replayed, and the recording's changes to them.
+  let shared: SharedReplay
 
   /// Prepares to replay `recording` with `reducer`.
   public init(
@@ -22,11 +24,22 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     self.recording = recording
     self.reducer = reducer
     self.dependencies = dependencies
+    self.shared = SharedReplay(recording: recording)
   }
 
   /// The state the recording starts from.
+  ///
+  /// Replaying goes on from the state this returns: its shared values are the replay's own
+  /// (no file or user default is touched), shared where the recording says they were.
   public func initialState() throws -> R.State {
-    try self.recording.initialState(as: R.State.self)
+    try self.shared.decode(at: 0) { try self.recording.initialState(as: R.State.self) }
+  }
+
+  /// The state recorded at the checkpoint after action `seq`, from which replaying goes on.
+  public func checkpoint(after seq: Int) throws -> R.State {
+    try self.shared.decode(at: seq) {
+      try self.recording.checkpoint(after: seq, as: R.State.self)
+    }
   }
 
   /// Applies recorded action `seq` to `state`.
@@ -87,18 +100,33 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     let playback = DependencyPlayback(captured)
     let issues = IssueCollector()
     let context = ActionContext(id: UInt64(seq), origin: origin)
-    let effects = withIssueReporters([issues]) {
-      ActionContext.$current.withValue(context) {
-        withDependencies {
-          playback.install(self.dependencies, into: &$0)
-        } operation: {
-          self.reducer.reduce(into: &state, action: action)
+    let reduce = {
+      withIssueReporters([issues]) {
+        ActionContext.$current.withValue(context) {
+          withDependencies {
+            playback.install(self.dependencies, into: &$0)
+          } operation: {
+            self.reducer.reduce(into: &state, action: action)
+          }
         }
       }
     }
+    let effects: Effect<R.Action>
+    var problems: [String] = []
+    if seq > 0 {
+      do {
+        effects = try self.shared.run(before: seq, reduce)
+      } catch {
+        problems.append("A recorded change of a shared value could not be applied: \(error)")
+        effects = self.shared.runUnrecorded(reduce)
+      }
+    } else {
+      effects = self.shared.runUnrecorded(reduce)
+    }
     return ReplayedStep(
       seq: seq, overruns: playback.overruns, unread: playback.unread,
-      issues: issues.issues.map { "\($0.message ?? "an issue") (\($0.fileID):\($0.line))" },
+      issues: problems
+        + issues.issues.map { "\($0.message ?? "an issue") (\($0.fileID):\($0.line))" },
       effects: effects.shape,
       recordedEffects: recordedEffects
     )
@@ -110,7 +138,7 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     var state =
       start == 0
       ? try self.initialState()
-      : try self.recording.checkpoint(after: start, as: R.State.self)
+      : try self.checkpoint(after: start)
     for next in stride(from: start + 1, through: seq, by: 1) {
       try self.apply(next, to: &state)
     }

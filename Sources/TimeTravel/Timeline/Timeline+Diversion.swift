@@ -11,6 +11,8 @@ extension Timeline {
     public internal(set) var actions: [R.Action]
     /// The state after them.
     public internal(set) var state: R.State
+    /// The replay's shared values that ``state`` holds.
+    var scope: _SharedReplayScope? = nil
   }
 
   /// Applies `action` to the current state on a diversion (starting one at the current step if
@@ -23,7 +25,11 @@ extension Timeline {
   public func send(_ action: R.Action) -> (before: R.State, step: ReplayedStep) {
     var diversion = self.diversion ?? Diversion(step: self.position, actions: [], state: self.state)
     let before = diversion.state
+    self.replayer.shared.resume(
+      scope: diversion.scope ?? self.stateScope ?? _SharedReplayScope(), at: diversion.step)
+    diversion.state = self.branch(diversion.state, at: diversion.step)
     let step = self.replayer.apply(unrecorded: action, to: &diversion.state)
+    diversion.scope = self.replayer.shared.scope
     diversion.actions.append(action)
     self.diversion = diversion
     return (before, step)

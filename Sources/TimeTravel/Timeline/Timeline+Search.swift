@@ -58,7 +58,7 @@ extension Timeline {
     while step < self.count {
       if step % 256 == 0, isCancelled() { return nil }
       step += 1
-      var current = previous
+      var current = self.branch(previous, at: step - 1)
       // NB: Decoded once, for the replay and the breakpoints.
       let action = try self.recording.action(step, as: R.Action.self)
       self.replayer.apply(action, to: &current)
@@ -94,7 +94,7 @@ extension Timeline {
       var latest: (step: Int, stops: [SearchStop])?
       for step in stride(from: start + 1, through: end, by: 1) {
         if step % 256 == 0, isCancelled() { return nil }
-        var current = previous
+        var current = self.branch(previous, at: step - 1)
         let action = try self.recording.action(step, as: R.Action.self)
         self.replayer.apply(action, to: &current)
         let stops = self.stops(action.action, from: previous, to: current, watches, breakpoints)

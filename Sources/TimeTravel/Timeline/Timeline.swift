@@ -26,11 +26,13 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
   public private(set) var position = 0
   /// The state at the current step.
   public private(set) var state: R.State
+  /// The replay's shared values that ``state`` holds.
+  var stateScope: _SharedReplayScope?
 
   /// The scratch branch that ``send(_:)`` started at the current step, if any.
   public internal(set) var diversion: Diversion?
 
-  private var cache: StateCache<R.State>
+  private var cache: StateCache<Snapshot>
   /// Where the last reverse search stopped, so the next one starts before it.
   var lastSearchStop: Int?
   /// What breakpoints matched, by the bytes of the actions they were tried on.
@@ -68,7 +70,8 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
     self.replayer = Replayer(recording: recording, reducer: reducer, dependencies: dependencies)
     self.state = try self.replayer.initialState()
     self.cache = StateCache()
-    self.cache.insert(self.state, at: 0)
+    self.stateScope = self.replayer.shared.scope
+    self.cache.insert(self.keep(self.state), at: 0)
   }
 
   /// A timeline over what `replayer` replays, already read through its migrations.
@@ -77,7 +80,8 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
     self.replayer = replayer
     self.state = try replayer.initialState()
     self.cache = StateCache()
-    self.cache.insert(self.state, at: 0)
+    self.stateScope = self.replayer.shared.scope
+    self.cache.insert(self.keep(self.state), at: 0)
   }
 
   /// The number of actions, so the last step.
@@ -93,6 +97,7 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
       throw TimelineError.diverted(step: diversion.step, sent: diversion.actions.count)
     }
     self.state = try self.state(at: step)
+    self.stateScope = self.replayer.shared.scope
     if step != self.position { self.lastSearchStop = nil }
     self.position = step
     self.cache.thin(around: step)
@@ -109,32 +114,71 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
   }
 
   /// The state at `step`, without moving.
+  ///
+  /// The state is a value of its own: the shared values it holds are copies that replaying
+  /// further (which goes on from this state) changes, and no other state sees.
   public func state(at step: Int) throws -> R.State {
     guard step >= 0, step <= self.count else {
       throw TimelineError.outOfRange(step: step, count: self.count)
     }
-    if let cached = self.cache[step] { return cached }
+    if let cached = self.cache[step] { return try self.resume(cached, at: step) }
     // Start from the latest of: a recorded checkpoint, a cached state, the current position.
     var start = self.recording.checkpoint(atOrBefore: step)
-    var state: R.State? = nil
+    var origin: Snapshot? = nil
     if let cached = self.cache.nearest(atOrBefore: step), cached >= start {
       start = cached
-      state = self.cache[cached]
+      origin = self.cache[cached]
     }
     if self.position <= step, self.position > start {
       start = self.position
-      state = self.state
+      origin = Snapshot(state: self.state, scope: self.stateScope)
     }
     var current =
-      try state
+      try origin.map { try self.resume($0, at: start) }
       ?? (start == 0
         ? try self.replayer.initialState()
-        : try self.recording.checkpoint(after: start, as: R.State.self))
+        : try self.replayer.checkpoint(after: start))
     for next in stride(from: start + 1, through: step, by: 1) {
       try self.replayer.apply(next, to: &current)
-      self.cache.insert(current, at: next)
+      self.cache.insert(self.keep(current), at: next)
     }
     return current
+  }
+
+  /// A state the timeline keeps, with copies of its shared values when the recording has any.
+  struct Snapshot {
+    var state: R.State
+    var scope: _SharedReplayScope?
+  }
+
+  /// `state` as the timeline keeps it: when the recording's states share values, with copies
+  /// of them that replaying on leaves as they are.
+  private func keep(_ state: R.State) -> Snapshot {
+    guard self.recording.hasSharedRecords,
+      let kept = try? self.replayer.shared.scope.snapshot(state)
+    else { return Snapshot(state: state, scope: nil) }
+    return Snapshot(state: kept.0, scope: kept.1)
+  }
+
+  /// A copy of a kept state, from which the replayer goes on at `step`.
+  private func resume(_ snapshot: Snapshot, at step: Int) throws -> R.State {
+    guard let scope = snapshot.scope else {
+      self.replayer.shared.resume(scope: _SharedReplayScope(), at: step)
+      return snapshot.state
+    }
+    let (state, copy) = try scope.snapshot(snapshot.state)
+    self.replayer.shared.resume(scope: copy, at: step)
+    return state
+  }
+
+  /// A copy of `state`, the state replayed last, at `step`, from which the replayer goes on:
+  /// `state` keeps its shared values as they are.
+  func branch(_ state: R.State, at step: Int) -> R.State {
+    guard self.recording.hasSharedRecords,
+      let (copy, scope) = try? self.replayer.shared.scope.snapshot(state)
+    else { return state }
+    self.replayer.shared.resume(scope: scope, at: step)
+    return copy
   }
 
   /// The decoded action that led to `step`.

@@ -1,0 +1,118 @@
+import ActionLog
+import ComposableArchitecture
+import Foundation
+
+/// What a recorder keeps of the values its state shares: where they sit (at the start and at
+/// each checkpoint, so that a replay decoding a state shares them again), their changes that
+/// the recorded reducers did not make, and what a key held when a recorded reducer read it.
+///
+/// A value shared without a key is named `#1`, `#2`… in the order the recorder met it; a keyed
+/// one by its key (``ComposableArchitecture/SharedChange/name``).
+final class SharedValueRecording: @unchecked Sendable {
+  // NB: Unchecked: everything below is only reached under `lock`.
+  /// The moments the states handed to the writer encode against.
+  let moments = _SharedMomentLine()
+  private let lock = NSLock()
+  private var names: [ObjectIdentifier: String] = [:]
+  /// The values the recorded state was seen to hold, or its reducers to read from a key.
+  private var known: Set<ObjectIdentifier> = []
+  private var nextUnkeyed = 1
+  /// Values shared without a key that the last state did not hold, until the next action.
+  private var notHeld: Set<ObjectIdentifier> = []
+  private var subscription: SharedSubscription?
+
+  func keep(_ subscription: SharedSubscription) {
+    self.lock.withLock { self.subscription = subscription }
+  }
+
+  func stop() {
+    let subscription = self.lock.withLock {
+      defer { self.subscription = nil }
+      return self.subscription
+    }
+    subscription?.cancel()
+  }
+
+  /// The places of `state` that hold shared values, by name; `nil` when it holds none.
+  func places(of state: some Encodable) -> [String: [String]]? {
+    guard _SharedHolders.anyExist,
+      let holders = try? _SharedHolders.of(state).holders, !holders.isEmpty
+    else { return nil }
+    return self.lock.withLock {
+      var places: [String: [String]] = [:]
+      // NB: A place holding a part of a value (`state.$settings.theme`) cannot be joined to
+      // it again from its JSON: a replay decodes it as a value of its own.
+      for holder in holders {
+        self.known.insert(holder.id)
+        self.notHeld.remove(holder.id)
+      }
+      for holder in holders where holder.isWhole {
+        let name: String
+        if let keyed = holder.name {
+          name = keyed
+        } else if let known = self.names[holder.id] {
+          name = known
+        } else {
+          name = "#\(self.nextUnkeyed)"
+          self.nextUnkeyed += 1
+          self.names[holder.id] = name
+        }
+        places[name, default: []].append(holder.path)
+      }
+      return places.isEmpty ? nil : places
+    }
+  }
+
+  /// The name of a value shared without a key, when the recorder met it in a state.
+  func name(of id: ObjectIdentifier) -> String? {
+    self.lock.withLock { self.names[id] }
+  }
+
+  /// Whether the recorded state was seen to hold the value, or its reducers to read it.
+  func isKnown(_ id: ObjectIdentifier) -> Bool {
+    self.lock.withLock { self.known.contains(id) }
+  }
+
+  /// Notes that a recorded reducer read the value from its key.
+  func noteObtained(_ id: ObjectIdentifier) {
+    _ = self.lock.withLock { self.known.insert(id) }
+  }
+
+  /// Whether a value shared without a key may be held by the last state: it was not looked
+  /// for in it since the last action.
+  func mayBeHeld(_ id: ObjectIdentifier) -> Bool {
+    self.lock.withLock { !self.notHeld.contains(id) }
+  }
+
+  func markNotHeld(_ id: ObjectIdentifier) {
+    _ = self.lock.withLock { self.notHeld.insert(id) }
+  }
+
+  /// Forgets which values the last state did not hold: the next state may.
+  func actionFinished() {
+    self.lock.withLock {
+      if !self.notHeld.isEmpty { self.notHeld.removeAll() }
+    }
+  }
+}
+
+/// A state as it was at a moment: its shared values encode as they were then, whatever changed
+/// since (see ``ComposableArchitecture/_SharedMoment``).
+struct StateAtMoment<State: Encodable & Sendable>: Encodable, Sendable {
+  let state: State
+  let moment: _SharedMoment
+
+  func encode(to encoder: any Encoder) throws {
+    try self.moment.encoding { try self.state.encode(to: encoder) }
+  }
+}
+
+/// A shared value's new value, which the writer encodes.
+struct SharedValueBox: Encodable, @unchecked Sendable {
+  // NB: Unchecked: a copy of a value type, only encoded.
+  let value: any Encodable
+
+  func encode(to encoder: any Encoder) throws {
+    try self.value.encode(to: encoder)
+  }
+}
