@@ -235,13 +235,16 @@ let package = Package(
         "ExampleFeatures",
         "TestSupport",
         "ComposableArchitectureTesting",
+        "TimeTravel",
       ]
     ),
     // The list, stack and search features and their tests again, compiled in the Swift 5
     // language mode: the sources are links to ExampleFeatures' and ExampleFeaturesTests'.
     .testTarget(
       name: "ExampleFeaturesSwift5Tests",
-      dependencies: ["ComposableArchitecture", "ComposableArchitectureTesting", "TestSupport"],
+      dependencies: [
+        "ComposableArchitecture", "ComposableArchitectureTesting", "TestSupport", "TimeTravel",
+      ],
       swiftSettings: [.swiftLanguageMode(.v5), .define("FEATURES_INLINE")]
     ),
     // Builds Tests/UserPackage, a user's package, outside this repository: Tools/test runs it last.

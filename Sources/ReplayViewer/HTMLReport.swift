@@ -169,6 +169,22 @@ public enum HTMLReport {
       notes.append(.array([.integer(Int64(seq)), .string(text)]))
     }
     JSONValue.array(notes).write(into: &output)
+    // The changes of shared values the recorded reducers did not make, by the step they came
+    // before: [step, name, source, value].
+    output += Array(#","shared":"#.utf8)
+    var shared: [JSONValue] = []
+    if recording.hasSharedRecords {
+      for record in try recording.sharedRecords() where record.seq >= leftOut {
+        guard case let .value(name, source, value) = record.change,
+          record.seq < recording.count
+        else { continue }
+        shared.append(
+          .array([
+            .integer(Int64(record.seq + 1)), .string(name), .string(source.rawValue), value,
+          ]))
+      }
+    }
+    JSONValue.array(shared).write(into: &output)
     output += Array("}".utf8)
     return (output, leftOut)
   }

@@ -32,6 +32,8 @@ struct RecordSamples {
         same session recorded with the bug brought back, as the report attached it);
         inventory, contacts and search (features written as TCA 1.x writes them: a sheet
         and an alert, a navigation stack edited through bindings, a debounced search);
+        preferences (two screens sharing a file, which another program rewrites
+        mid-session);
         field (the segments a rolling recorder keeping 5 minutes left when the app
         stopped without closing it).
 
@@ -77,6 +79,7 @@ struct RecordSamples {
       try await self.record("inventory", in: folder, session: self.inventorySession)
       try await self.record("contacts", in: folder, session: self.contactsSession)
       try await self.record("search", in: folder, session: self.searchSession)
+      try await self.record("preferences", in: folder, session: self.preferencesSession)
       try await self.recordField(in: folder)
     } catch {
       FileHandle.standardError.write(Data("record-samples: \(error)\n".utf8))

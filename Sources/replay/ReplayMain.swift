@@ -23,6 +23,7 @@ struct ReplayMain {
       ReplayFeature("inventory") { Inventory() },
       ReplayFeature("contacts") { Contacts() },
       ReplayFeature("search") { CitySearch() },
+      ReplayFeature("preferences") { Preferences() },
     ])
   }
 }

@@ -27,6 +27,7 @@ struct HTMLPageTests {
       var diff: [[String]]
       var diffEmpty: String?
       var verdictText: String?
+      var shared: [String]?
       var hash: String
     }
     struct Opened: Decodable {
@@ -51,6 +52,8 @@ struct HTMLPageTests {
     var window: String?
     var verdict: Verdict?
     var divergentRows: [Int]?
+    var sharedMarks: String?
+    var sharedRows: [Int]?
     var initial: Selected?
     var home: Selected?
     var down2: Selected?
@@ -169,6 +172,24 @@ struct HTMLPageTests {
           || count == "\(recording.count)", "\(filter)")
     }
     #expect(facts.colorScheme != facts.darkColorScheme, "the page follows prefers-color-scheme")
+  }
+
+  @Test func aChangeFromOutsideIsMarkedOnTheTimeAxisAndItsStep() async throws {
+    let directory = TemporaryDirectory()
+    let facts = try await self.page(
+      "Recordings/preferences.actionlog", in: directory, browser: ["--step", "3"])
+    #expect(facts.errors == [])
+    #expect(facts.sharedMarks == "1")
+    #expect(facts.sharedRows == [3])
+    #expect(facts.initial?.step == 3)
+    #expect(
+      facts.initial?.shared
+        == [
+          #"Changed outside the app: .fileStorage(reading-preferences.json) = {"fontSize":20,"theme":"sepia"}"#
+        ])
+    let other = try await self.page("Recordings/counter.actionlog", in: directory)
+    #expect(other.sharedMarks == "0")
+    #expect(other.sharedRows == [])
   }
 
   @Test func aVerifiedPageHighlightsTheFirstStepThatDiffers() async throws {
@@ -359,5 +380,5 @@ extension HTMLPageTests {
 }
 
 extension ProcessResult {
-  fileprivate var all: String { self.output + self.errors }
+  var all: String { self.output + self.errors }
 }

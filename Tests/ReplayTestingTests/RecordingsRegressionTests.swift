@@ -30,7 +30,7 @@ import Testing
         "counter.actionlog", "todos.actionlog", "songs.actionlog", "todos-redacted.actionlog",
         "songs-heart-bug.actionlog", "legacy/todos-v1.actionlog", "legacy/todos-v2.actionlog",
         "legacy/todos-v3.actionlog", "legacy/songs-v1.actionlog", "inventory.actionlog",
-        "contacts.actionlog", "search.actionlog",
+        "contacts.actionlog", "search.actionlog", "preferences.actionlog",
       ]).isSubset(of: Self.recordings)
     )
   }
@@ -46,6 +46,7 @@ import Testing
     case "inventory": try assertReplay(recording, rerecord: rerecord) { Inventory() }
     case "contacts": try assertReplay(recording, rerecord: rerecord) { Contacts() }
     case "search": try assertReplay(recording, rerecord: rerecord) { CitySearch() }
+    case "preferences": try assertReplay(recording, rerecord: rerecord) { Preferences() }
     case let feature:
       Issue.record(
         """

@@ -177,3 +177,81 @@ struct SharedTicker {
     #expect(timeline.state.seen == [11])
   }
 }
+
+/// A screen whose state reads a file's value when it is made: a reducer that presents it reads
+/// the file, an input the recording keeps.
+@Reducer
+struct LevelOpener {
+  static let levelURL = FileManager.default.temporaryDirectory
+    .appendingPathComponent("ComposableReplay-level-\(UUID().uuidString).json")
+
+  struct Screen: Codable, Equatable {
+    @Shared var level: Int
+    init() { self._level = Shared(wrappedValue: 0, .fileStorage(LevelOpener.levelURL)) }
+  }
+
+  @ObservableState
+  struct State: Codable, Equatable {
+    var screen: Screen?
+    var seen: [Int] = []
+  }
+
+  enum Action: Codable, Equatable {
+    case open, bump, close
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .open:
+        state.screen = Screen()
+        state.seen.append(state.screen!.level)
+      case .bump:
+        state.screen?.$level.withLock { $0 += 1 }
+      case .close:
+        state.screen = nil
+      }
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Suite struct SharedKeyReplayTests {
+  @Test func whatAReducerReadFromAKeyIsReplayedWithoutTouchingTheFile() async throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let storage = FileStorage.inMemory()
+    try storage.write(Data("5".utf8), to: LevelOpener.levelURL)
+    try withDependencies {
+      $0.defaultFileStorage = storage
+    } operation: {
+      let recorder = try RecorderOf<LevelOpener>(
+        url: url, feature: "level", initialState: LevelOpener.State())
+      let store = Store(initialState: LevelOpener.State()) {
+        LevelOpener().recording(to: recorder)
+      }
+      for action in [LevelOpener.Action.open, .bump, .close, .open, .bump] {
+        store.send(action)
+      }
+      #expect(store.state.seen == [5, 6])
+      try recorder.close()
+    }
+    let recording = try Recording(contentsOf: url)
+    let loads = try recording.sharedRecords().compactMap { record -> Int? in
+      guard case .value(_, .load, _) = record.change else { return nil }
+      return record.seq
+    }
+    #expect(loads == [0, 3])
+    try withDependencies {
+      $0.defaultFileStorage = .fileSystem
+    } operation: {
+      let timeline = try Timeline(recording: recording, reducer: LevelOpener(), feature: "level")
+      let divergence = try timeline.verify()
+      #expect(divergence == nil, "\(divergence.map(String.init(describing:)) ?? "")")
+      try timeline.goto(5)
+      #expect(timeline.state.seen == [5, 6])
+    }
+    #expect(!FileManager.default.fileExists(atPath: LevelOpener.levelURL.path))
+  }
+}

@@ -284,8 +284,33 @@ extension Recording {
       append(try self.codec.encode(NoteRecord(kind: RecordKind.note.rawValue, seq: 0, text: text)))
     }
 
+    // Shared records, each written before the next kept action (as the number of the one
+    // before it): a change between two kept actions still happens before the second. The
+    // places of the state the export starts from are the last ones at or before it.
+    var sharedLeft = self.sharedLines.filter { $0.seq >= cut }[...]
+    if cut > 0,
+      !(try sharedLeft.contains { try $0.seq == cut && self.sharedRecordHasPlaces($0.line) }),
+      let places = try self.sharedLines.last(where: {
+        try $0.seq < cut && self.sharedRecordHasPlaces($0.line)
+      })
+    {
+      append(try rewriting(places.line, replacing: ["seq": Array("0".utf8)]))
+    }
+    let hidesSharedValues = !options.redactions.state.isEmpty
+    func appendShared(before seq: Int?, as number: Int) throws {
+      while let next = sharedLeft.first, seq.map({ next.seq < $0 }) ?? true {
+        sharedLeft.removeFirst()
+        var replacements = ["seq": Array(String(number).utf8)]
+        if hidesSharedValues, !(try self.sharedRecordHasPlaces(next.line)) {
+          replacements["value"] = Array(#""‹redacted shared value›""#.utf8)
+        }
+        append(try rewriting(next.line, replacing: replacements))
+      }
+    }
+
     for seq in kept {
       let number = newNumber(seq) ?? seq
+      try appendShared(before: seq, as: number - 1)
       let line = self.actionLine(at: seq - 1)
       if line.length < 0 {
         let note = NoteRecord(
@@ -369,6 +394,7 @@ extension Recording {
             NoteRecord(kind: RecordKind.note.rawValue, seq: number, text: text)))
       }
     }
+    try appendShared(before: nil, as: kept.count)
     if self.ending == .clean {
       let time = rebased(
         self.endTime ?? (self.count > 0 ? self.actionTime(at: self.count - 1) : 0))
@@ -467,6 +493,19 @@ extension Recording {
         )
       }
       return Array(payload[member.value])
+    }
+  }
+}
+
+extension Recording {
+  /// Whether a shared record says where values sit rather than how one changed.
+  func sharedRecordHasPlaces(_ line: LineRange) throws -> Bool {
+    try self.storage.withUnsafeBytes { bytes in
+      try self.codec.decode(
+        SharedRecord<Skipped>.self,
+        from: UnsafeRawBufferPointer(
+          rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)])
+      ).where != nil
     }
   }
 }

@@ -85,7 +85,13 @@ extension Recording {
           replacing: replacements)
       }
     }
+    var shared: [Int: [LineRange]] = [:]
+    for (seq, line) in self.sharedLines { shared[seq, default: []].append(line) }
     func appendNotes(after seq: Int) throws {
+      for line in shared[seq] ?? [] {
+        Framing.append(
+          payload: try rewriting(line, ["seq": Array(String(seq + offset).utf8)]), to: &output)
+      }
       for text in notes[seq] ?? [] {
         let note = NoteRecord(kind: RecordKind.note.rawValue, seq: seq + offset, text: text)
         Framing.append(payload: try self.codec.encode(note), to: &output)

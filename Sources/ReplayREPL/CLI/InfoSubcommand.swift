@@ -52,6 +52,9 @@ extension ReplayCommand {
       if let version = versionSummary(recording) {
         lines.insert("  version      \(version)", at: 2)
       }
+      if let shared = SharedValueChanges(recording).summary {
+        lines.append("  shared       " + shared.dropFirst("Shared values: ".count))
+      }
       if let feature = ReplayCommand.feature(header.feature) {
         lines.append("  replayable   yes: this replay knows \"\(feature.id)\"")
       } else {

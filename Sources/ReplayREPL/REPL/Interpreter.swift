@@ -30,6 +30,8 @@ final class Interpreter {
   var stops: [Stop] = []
   var nextStopNumber = 1
   private var caseNamesSeen: Set<String>?
+  /// The recording's changes of shared values that its reducers did not make.
+  lazy var sharedChanges = SharedValueChanges(self.session.recording)
 
   init(
     session: any TimelineSession, style: Style = .plain,
@@ -134,7 +136,9 @@ final class Interpreter {
     let recording = self.session.recording
     let origin = originText(recording.origin(ofAction: position))
     let action = (try? self.session.actionText(at: position)).map(oneLine) ?? "?"
-    return "\(step)  +\(seconds(recording.time(ofAction: position)))  \(origin)  \(action)"
+    return
+      (["\(step)  +\(seconds(recording.time(ofAction: position)))  \(origin)  \(action)"]
+      + self.sharedChanges.lines(before: position, style: self.style)).joined(separator: "\n")
   }
 
   /// A step as `list` shows it: step, time, origin, action on one line.

@@ -41,6 +41,7 @@
   let visible = []; // indices into actions, in the list
   let selected = -1; // index into actions
   let notesByStep = new Map();
+  let sharedByStep = new Map();
   let divergentStep = null;
   let cache = null; // {step, state}: the last state computed, reused when stepping forward
 
@@ -93,6 +94,10 @@
     for (const [step, text] of data.notes) {
       if (!notesByStep.has(step)) notesByStep.set(step, []);
       notesByStep.get(step).push(text);
+    }
+    for (const [step, name, source, value] of data.shared || []) {
+      if (!sharedByStep.has(step)) sharedByStep.set(step, []);
+      sharedByStep.get(step).push({ name, source, value });
     }
     if (info.verdict && info.verdict.step != null) divergentStep = info.verdict.step;
     visible = actions.map((_, index) => index);
@@ -386,6 +391,7 @@
         el("span", { class: "name", text: " " + caseNames[index] }),
         el("span", { class: "payload muted", text: " " + payloadPreview(action.value) }),
         notesByStep.has(step) ? el("span", { class: "note-mark", text: "  ✎" }) : null,
+        sharedByStep.has(step) ? el("span", { class: "shared-mark", title: sharedTitle(step), text: "  ⇣" }) : null,
       );
       row.style.top = position * ROW + "px";
       row.addEventListener("click", () => select(index, false));
@@ -491,6 +497,14 @@
       detail.append(el("pre", { class: "verdict-text", text: info.verdict.text }));
     }
 
+    const shared = sharedByStep.get(step);
+    if (shared) {
+      detail.append(el("h3", { text: "Shared values changed before this step" }));
+      for (const change of shared) {
+        detail.append(el("p", { class: "shared-change " + change.source, text: sharedWords[change.source] + " " + change.name + " = " + JSON.stringify(change.value) }));
+      }
+    }
+
     const notes = notesByStep.get(step);
     if (notes) {
       detail.append(el("h3", { text: "Notes" }));
@@ -553,6 +567,18 @@
     detail.append(stateTree);
   }
 
+  // MARK: - Shared values
+
+  const sharedWords = {
+    outside: "Changed outside the app:",
+    app: "Changed elsewhere in the app:",
+    load: "Read from its key:",
+  };
+
+  function sharedTitle(step) {
+    return sharedByStep.get(step).map((change) => sharedWords[change.source] + " " + change.name).join("\n");
+  }
+
   // MARK: - The time axis
 
   const canvas = $("timeline");
@@ -608,6 +634,22 @@
     const endLabel = "+" + seconds(end);
     context.fillText(endLabel, width - 4 - context.measureText(endLabel).width, height - 4);
     context.fillRect(0, base, width, 1);
+    // A change of a shared value from outside the store's reducers: a mark above the step it
+    // came before.
+    for (const [step, changes] of sharedByStep) {
+      if (step < first || step >= first + actions.length) continue;
+      if (shown && !shown.has(indexOf(step))) continue;
+      const fromOutside = changes.some((change) => change.source !== "load");
+      context.fillStyle = color(fromOutside ? "--shared" : "--muted");
+      const at = x(actions[indexOf(step)].time);
+      context.beginPath();
+      context.moveTo(at - 4, 17);
+      context.lineTo(at + 4, 17);
+      context.lineTo(at, 24);
+      context.closePath();
+      context.fill();
+    }
+    canvas.dataset.sharedMarks = String([...sharedByStep.keys()].filter((step) => step >= first && step < first + actions.length).length);
     if (divergentStep !== null && divergentStep >= first && divergentStep < first + actions.length) {
       context.fillStyle = color("--cancelled");
       context.fillRect(x(actions[indexOf(divergentStep)].time) - 1, 2, 3, base - 2);

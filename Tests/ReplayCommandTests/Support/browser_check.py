@@ -145,6 +145,7 @@ def main():
                     diffEmpty: (detail.querySelector('.diff .empty') || {}).textContent || null,
                     effects: [...detail.querySelectorAll('ul.effects li')].map(l => l.textContent),
                     verdictText: (detail.querySelector('pre.verdict-text') || {}).textContent || null,
+                    shared: [...detail.querySelectorAll('.shared-change')].map(p => p.textContent),
                     hash: location.hash,
                 };
             }""")
@@ -161,6 +162,10 @@ def main():
         }""")
         facts["divergentRows"] = page.evaluate(
             "[...document.querySelectorAll('#list .row.divergent')].map(r => Number(r.dataset.step))")
+        facts["sharedMarks"] = page.evaluate(
+            "document.getElementById('timeline').dataset.sharedMarks || null")
+        facts["sharedRows"] = page.evaluate(
+            "[...document.querySelectorAll('#list .row .shared-mark')].map(m => Number(m.parentElement.dataset.step))")
         facts["initial"] = selected()
         facts["colorScheme"] = page.evaluate("getComputedStyle(document.body).backgroundColor")
 

@@ -31,6 +31,9 @@ extension Interpreter {
       if let redacted = redactionSummary(recording.header.redactions) {
         text += "\nRedacted at record time: \(redacted)."
       }
+      if let shared = self.sharedChanges.summary {
+        text += "\n\(shared)"
+      }
       if let version = versionSummary(recording) {
         text += "\nVersion \(version)."
       }
