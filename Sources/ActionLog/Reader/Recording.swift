@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: a recording and the reads every other file builds on (its
+// actions, states and records by number), kept beside the storage they index.
+
 import ActionLogScan
 import Foundation
 

@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: the sequential scanner and its rule for each record kind, which
+// read best together.
+
 import ActionLogScan
 import Foundation
 

@@ -1,5 +1,9 @@
 import Foundation
 
+#if os(Linux)
+  import Synchronization
+#endif
+
 /// The storage of one shared value, which every ``Shared`` of it reads and writes.
 ///
 /// It holds the value, and in a test the value as of the last assertion (its snapshot) while a
@@ -165,15 +169,27 @@ extension _SharedBox {
   }
 }
 
-/// How many shared values exist, so a recorder that finds none pays nothing for them.
+/// How many shared values exist, so a recorder that finds none pays nothing for them: one
+/// atomic load per action.
 enum _SharedBoxCount {
-  private static let count = _Locked(0)
+  #if os(Linux)
+    private static let count = Atomic<Int>(0)
 
-  static func change(by delta: Int) {
-    count.withValue { $0 += delta }
-  }
+    static func change(by delta: Int) {
+      count.add(delta, ordering: .relaxed)
+    }
 
-  static var isZero: Bool { count.withValue { $0 == 0 } }
+    static var isZero: Bool { count.load(ordering: .relaxed) == 0 }
+  #else
+    // NB: `Atomic` needs macOS 15; a lock elsewhere.
+    private static let count = _Locked(0)
+
+    static func change(by delta: Int) {
+      count.withValue { $0 += delta }
+    }
+
+    static var isZero: Bool { count.withValue { $0 == 0 } }
+  #endif
 }
 
 /// Ends a subscription when cancelled, or when it goes away.

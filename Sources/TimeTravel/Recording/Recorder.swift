@@ -35,14 +35,14 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   public let rolling: LogWriter.Rolling?
 
   let books: RecorderBookkeeping
-  private let writer: LogWriter
+  let writer: LogWriter
   private let encodingFailures: LockIsolated<[String]>
   private let rotationFailures: LockIsolated<[String]>
   let fileSystem: any LogFileSystem
   private let elapsed: @Sendable () -> Duration
   /// The state after the last action, for the checkpoint at close; guarded by `books.lock`.
   /// While an action is reduced it holds nothing (see `begin`).
-  private let lastState = LastState<State>()
+  let lastState = LastState<State>()
   /// What the recorder keeps of the values the state shares.
   let sharedValues = SharedValueRecording()
 
@@ -365,54 +365,6 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       }
     }
     if moment != nil { self.sharedValues.actionFinished() }
-  }
-
-  /// Records a shared value's change that the recorded reducers did not make, or what a key
-  /// held when a recorded reducer read it.
-  private func sharedValueChanged(_ change: SharedChange) {
-    let (finished, isOwn, isClosed, last) = self.books.lock.withLock {
-      let finished = self.books.finished(context: change.context)
-      return (finished.count, finished.isOwn, self.books.isClosed, self.lastState.value)
-    }
-    guard !isClosed else { return }
-    let source: RecordedShared.Source
-    switch change.kind {
-    case .obtained:
-      guard isOwn else { return }
-      self.sharedValues.noteObtained(change.id)
-      source = .load
-    case .write:
-      guard !isOwn else { return }
-      source = .app
-    case .fromOutside:
-      source = .outside
-    }
-    if change.kind != .obtained, !self.sharedValues.isKnown(change.id) {
-      // NB: A value the state was not seen to hold: it may have come to hold it since the last
-      // places were written. If it does, where it sits is written first, so a replay finds
-      // it; if not, the change is none of this recording's business.
-      guard let last, self.sharedValues.mayBeHeld(change.id) else { return }
-      guard let places = self.sharedValues.places(of: last),
-        self.sharedValues.isKnown(change.id)
-      else {
-        self.sharedValues.markNotHeld(change.id)
-        return
-      }
-      self.writer.append(.shared(seq: finished, .places(places)))
-    }
-    guard let name = change.name ?? self.sharedValues.name(of: change.id) else { return }
-    guard let value = change.value as? any Encodable else {
-      self.writer.append(
-        .note(
-          seq: finished,
-          text:
-            "The shared value \(name) changed, but a \(type(of: change.value)) is not Encodable: a replay cannot apply the change."
-        ))
-      return
-    }
-    self.writer.append(
-      .shared(
-        seq: finished, .value(name: name, source: source, value: SharedValueBox(value: value))))
   }
 }
 
