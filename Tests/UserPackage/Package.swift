@@ -62,7 +62,7 @@ let package = Package(
     .testTarget(
       name: "WalletRecordingTests",
       dependencies: [
-        "Wallet",
+        "Wallet", "Budget", "Spending",
         .product(name: "ReplayTesting", package: "ComposableReplay"),
       ]
     ),

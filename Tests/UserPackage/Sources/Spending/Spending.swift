@@ -5,13 +5,13 @@ import ComposableArchitecture
 @Reducer
 public struct Spending: Sendable {
   @ObservableState
-  public struct State: Equatable {
+  public struct State: Codable, Equatable, Sendable {
     @Shared(.limits) public var limits
     public var spent = 0
     public init() {}
   }
 
-  public enum Action: Equatable, Sendable {
+  public enum Action: Codable, Equatable, Sendable {
     case raiseLimitButtonTapped
     case spend(Int)
   }
