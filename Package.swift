@@ -37,6 +37,7 @@ let package = Package(
       name: "ComposableArchitecture",
       dependencies: [
         "ComposableArchitectureMacros",
+        "StepChanges",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -70,8 +71,10 @@ let package = Package(
     .target(name: "ActionLogScan", dependencies: ["CRC32C"]),
     .target(
       name: "ActionLog",
-      dependencies: ["ActionLogScan", "CRC32C"]
+      dependencies: ["ActionLogScan", "CRC32C", "StepChanges"]
     ),
+    // What the macros' generated code and the log both see: the sink a state's changes go to.
+    .target(name: "StepChanges"),
     .target(
       name: "TimeTravel",
       dependencies: ["ActionLog", "ComposableArchitecture"]

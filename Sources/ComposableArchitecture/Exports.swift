@@ -7,3 +7,4 @@
 @_exported import IssueReporting
 @_exported import DependenciesMacros
 @_exported import Observation
+@_exported import StepChanges

@@ -45,7 +45,70 @@ public enum ObservableStateMacro: ExtensionMacro {
         }
       }
       """
-    return [decl.cast(ExtensionDeclSyntax.self)]
+    guard let members = Self.encodedMembers(of: structDecl),
+      !declaration.inherits("_StepChanging")
+    else { return [decl.cast(ExtensionDeclSyntax.self)] }
+    // What changed, member by member in the order of their names, as the synthesized `Codable`
+    // writes them: a property wrapper's value through its storage.
+    let comparisons = members.sorted { $0.key < $1.key }.map {
+      "ComposableArchitecture._StepChanges.member(\"\($0.key)\", old.\($0.access), self.\($0.access), in: &object)"
+    }
+    let changes: DeclSyntax = """
+      \(raw: declaration.availability)extension \(type.trimmed): \
+      ComposableArchitecture._StepChanging {
+        \(raw: declaration.accessPrefix)func _appendStepChanges<Sink: ComposableArchitecture.StepChangeSink>(
+          from old: Self, at path: [String], into sink: inout Sink
+        ) {
+          var object = ComposableArchitecture._StepChanges.Object(path: path, sink: sink)
+          for _ in 0..<2 {
+            \(raw: comparisons.joined(separator: "\n      "))
+            object.nextPass()
+          }
+          object.finish(into: &sink)
+        }
+      }
+      """
+    return [decl.cast(ExtensionDeclSyntax.self), changes.cast(ExtensionDeclSyntax.self)]
+  }
+
+  /// The stored properties the synthesized `Codable` writes, by key, with the expression that
+  /// reads each (a property wrapper's storage, `_name`); `nil` when the struct writes itself
+  /// otherwise (its own `CodingKeys` or `encode(to:)`, a lazy property), and no code is made.
+  static func encodedMembers(of declaration: StructDeclSyntax) -> [(key: String, access: String)]? {
+    var members: [(key: String, access: String)] = []
+    for decl in declaration.memberDecls {
+      if let nested = decl.as(EnumDeclSyntax.self), nested.name.text == "CodingKeys" { return nil }
+      if let function = decl.as(FunctionDeclSyntax.self), function.name.text == "encode" {
+        return nil
+      }
+      guard let variable = decl.as(VariableDeclSyntax.self), !variable.isStatic else { continue }
+      if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) { return nil }
+      let isWrapped = variable.attributes.contains {
+        guard let name = $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription else {
+          return false
+        }
+        return !["ObservationStateIgnored", "ObservationStateTracked", "ObservationIgnored"]
+          .contains { name.hasSuffix($0) }
+      }
+      for binding in variable.bindings {
+        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
+          return nil
+        }
+        switch binding.accessorBlock?.accessors {
+        case nil:
+          break
+        case .getter?:
+          continue
+        case .accessors(let accessors)?:
+          let observersOnly = accessors.allSatisfy {
+            [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+          }
+          guard observersOnly else { continue }
+        }
+        members.append((name, isWrapped ? "_\(name)" : name))
+      }
+    }
+    return members
   }
 
   /// The names of the stored `var` properties a binding can write: not static, not lazy, not

@@ -63,6 +63,90 @@ struct ObservableStateMacroTests {
     }
   }
 
+  @Test func aStructWorksOutItsChangesMemberByMemberInTheOrderCodableWritesThem() {
+    assertMacro {
+      """
+      @ObservableState
+      struct State: Codable, Equatable {
+        var zebra = 0
+        @Shared(.inMemory("count")) var count = 0
+        var note: String?
+        private var secret = 0
+        let id: UUID
+        static var shared = 0
+        var computed: Int { zebra * 2 }
+      }
+      """
+    } expansion: {
+      #"""
+      struct State: Codable, Equatable {
+        var zebra = 0
+        @Shared(.inMemory("count")) var count = 0
+        var note: String?
+        private var secret = 0
+        let id: UUID
+        static var shared = 0
+        var computed: Int { zebra * 2 }
+      }
+
+      extension State: ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields {
+        static var _$bindableFields: [ComposableArchitecture._BindableField<Self>] {
+          [
+            ComposableArchitecture._BindableField("zebra", \.zebra),
+            ComposableArchitecture._BindableField("count", \.count),
+            ComposableArchitecture._BindableField("note", \.note),
+          ]
+        }
+      }
+
+      extension State: ComposableArchitecture._StepChanging {
+        func _appendStepChanges<Sink: ComposableArchitecture.StepChangeSink>(
+          from old: Self, at path: [String], into sink: inout Sink
+        ) {
+          var object = ComposableArchitecture._StepChanges.Object(path: path, sink: sink)
+          for _ in 0 ..< 2 {
+            ComposableArchitecture._StepChanges.member("count", old._count, self._count, in: &object)
+            ComposableArchitecture._StepChanges.member("id", old.id, self.id, in: &object)
+            ComposableArchitecture._StepChanges.member("note", old.note, self.note, in: &object)
+            ComposableArchitecture._StepChanges.member("secret", old.secret, self.secret, in: &object)
+            ComposableArchitecture._StepChanges.member("zebra", old.zebra, self.zebra, in: &object)
+            object.nextPass()
+          }
+          object.finish(into: &sink)
+        }
+      }
+      """#
+    }
+  }
+
+  @Test func aStructThatWritesItselfGetsNoChangeCode() {
+    assertMacro {
+      """
+      @ObservableState
+      struct State: Codable {
+        var count = 0
+        enum CodingKeys: String, CodingKey { case count = "n" }
+      }
+      """
+    } expansion: {
+      #"""
+      struct State: Codable {
+        var count = 0
+        enum CodingKeys: String, CodingKey { case count = "n" 
+      }
+      }
+
+      extension State: ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields {
+        static var _$bindableFields: [ComposableArchitecture._BindableField<Self>] {
+          [
+            ComposableArchitecture._BindableField("count", \.count),
+          ]
+        }
+      }
+      """#
+    }
+  }
+
   @Test func anEnumConforms() {
     assertMacro {
       """

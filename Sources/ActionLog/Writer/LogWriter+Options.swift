@@ -18,6 +18,10 @@ extension LogWriter {
     /// Told, on the writer's thread, when a rolling recording could not start a new segment
     /// (a full disk): the current one goes on, and the next checkpoint tries again.
     public var onRotationFailure: (@Sendable (String) -> Void)?
+    /// Whether an action's `update` is worked out from the states themselves where their types
+    /// have the code the `@ObservableState` macro generates (visiting only what changed), rather
+    /// than from their JSON; the operations are the same. On by default.
+    public var changesFromValues = true
 
     /// Creates options.
     public init(

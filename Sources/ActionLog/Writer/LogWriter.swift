@@ -98,7 +98,8 @@ public final class LogWriter: @unchecked Sendable {
     self.rolling = nil
     var encoder = RecordEncoder(
       codec: options.codec, redactions: header.redactions,
-      onEncodingFailure: options.onEncodingFailure
+      onEncodingFailure: options.onEncodingFailure,
+      changesFromValues: options.changesFromValues
     )
     let line = try encoder.header(header, initialState: initialState)
     self.encoder = encoder
@@ -133,7 +134,8 @@ public final class LogWriter: @unchecked Sendable {
     self.rolling = rolling
     var encoder = RecordEncoder(
       codec: options.codec, redactions: header.redactions,
-      onEncodingFailure: options.onEncodingFailure
+      onEncodingFailure: options.onEncodingFailure,
+      changesFromValues: options.changesFromValues
     )
     var header = header
     header.metadata["session"] = rolling.session

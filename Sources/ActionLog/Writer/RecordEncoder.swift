@@ -1,3 +1,5 @@
+import StepChanges
+
 /// Turns what a writer is given into framed lines: encodes each record with the codec, hides
 /// what the redactions name, and frames it (`CRC32C`, a space, the payload, a newline).
 ///
@@ -21,14 +23,20 @@ struct RecordEncoder {
   /// The state after the last action, as written (redacted JSON): what the next `update` is
   /// from. `nil` when it is not known, after a state that could not be encoded.
   private var lastState: (text: [UInt8], tokens: [JSONTape.Token])?
+  /// The state after the last action, as given: what the next `update` is worked out from when
+  /// its type's generated code can (``StepChanges/_StepChanging``).
+  private var lastValue: (any Encodable & Sendable)?
+  /// Whether updates are worked out from the values where their types allow.
+  private let changesFromValues: Bool
 
   /// Told when a record could not be encoded and a note replaced it.
   let onEncodingFailure: (@Sendable (String) -> Void)?
 
   init(
     codec: any RecordCodec, redactions: Redactions,
-    onEncodingFailure: (@Sendable (String) -> Void)?
+    onEncodingFailure: (@Sendable (String) -> Void)?, changesFromValues: Bool = true
   ) {
+    self.changesFromValues = changesFromValues
     self.codec = codec
     self.compact = (codec as? CompactJSONCodec).map { ($0, JSONStreamWriter()) }
     self.redactions = redactions
@@ -52,6 +60,7 @@ struct RecordEncoder {
     }
     self.writesUpdates = header.hasStepUpdates
     if self.writesUpdates {
+      self.lastValue = initialState
       self.lastState = try? {
         let text = try self.stateJSON(initialState)
         return (text, try JSONValue.tokens(of: text))
@@ -152,6 +161,17 @@ struct RecordEncoder {
     after seq: Int, state: (any Encodable & Sendable)?, notesTo buffer: inout [UInt8]
   ) -> [JSONPatchOperation]? {
     guard self.writesUpdates, let state else { return nil }
+    defer { self.lastValue = state }
+    if let operations = self.changesFromValues(to: state) {
+      // NB: The text is worked out again only if a later state needs it.
+      self.lastState = nil
+      return operations.isEmpty ? nil : operations
+    }
+    if self.lastState == nil, let last = self.lastValue, let text = try? self.stateJSON(last),
+      let tokens = try? JSONValue.tokens(of: text)
+    {
+      self.lastState = (text, tokens)
+    }
     let next: (text: [UInt8], tokens: [JSONTape.Token])
     let operations: [JSONPatchOperation]
     do {
@@ -176,6 +196,19 @@ struct RecordEncoder {
     }
     self.lastState = next
     return operations.isEmpty ? nil : operations
+  }
+
+  /// What changed from the last state to `state`, worked out from the values by their types'
+  /// generated code, visiting only what differs; `nil` where it cannot be: a type without it,
+  /// redaction (which works on the text), a value that does not encode.
+  private func changesFromValues(to state: any Encodable & Sendable) -> [JSONPatchOperation]? {
+    guard self.changesFromValues, self.redactions.state.isEmpty, state is any _StepChanging,
+      let last = self.lastValue, type(of: last) == type(of: state)
+    else { return nil }
+    let codec = self.codec
+    var sink = PatchSink { try JSONValue.parse(codec.encode(AnyEncodable(value: $0))) }
+    _StepChanges.value(last, state, at: [], into: &sink)
+    return sink.failure == nil ? sink.operations : nil
   }
 
   /// A state as the recording holds it: encoded and redacted, as JSON.
@@ -260,6 +293,52 @@ struct RecordEncoder {
     // NB: A note holds only a string and integers, which always encode.
     if let payload = try? self.codec.encode(note) {
       Framing.append(payload: payload, to: &buffer)
+    }
+  }
+}
+
+/// Collects a state's changes as JSON Patch operations, each value encoded as the record codec
+/// writes it.
+struct PatchSink: StepChangeSink {
+  let encode: (any Encodable) throws -> JSONValue
+  var operations: [JSONPatchOperation] = []
+  var failure: (any Error)?
+
+  init(encode: @escaping (any Encodable) throws -> JSONValue) {
+    self.encode = encode
+  }
+
+  mutating func add(_ path: [String], _ value: any Encodable) {
+    self.operation(.add, path, value)
+  }
+
+  mutating func remove(_ path: [String]) {
+    self.operations.append(JSONPatchOperation(.remove, path))
+  }
+
+  mutating func replace(_ path: [String], _ value: any Encodable) {
+    self.operation(.replace, path, value)
+  }
+
+  mutating func compare(_ path: [String], _ old: any Encodable, _ new: any Encodable) {
+    do {
+      for var operation in try self.encode(old).changes(to: try self.encode(new)) {
+        operation.path = path + operation.path
+        operation.from = operation.from.map { path + $0 }
+        self.operations.append(operation)
+      }
+    } catch {
+      self.failure = error
+    }
+  }
+
+  private mutating func operation(
+    _ kind: JSONPatchOperation.Kind, _ path: [String], _ value: any Encodable
+  ) {
+    do {
+      self.operations.append(JSONPatchOperation(kind, path, try self.encode(value)))
+    } catch {
+      self.failure = error
     }
   }
 }

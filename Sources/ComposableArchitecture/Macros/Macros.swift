@@ -72,8 +72,11 @@ public enum _SynthesizedConformance {
 
 /// Marks a feature's state, struct or enum, as observable through its store: it conforms to
 /// ``ObservableState``. On a struct it also lists the stored properties, by which a recording
-/// names the field a ``BindingAction`` writes.
-@attached(extension, conformances: ObservableState, _BindableFields, names: named(_$bindableFields))
+/// names the field a ``BindingAction`` writes, and works out what changed from one value to the
+/// next (``StepChanges/_StepChanging``), which a recorder writes without encoding the state.
+@attached(
+  extension, conformances: ObservableState, _BindableFields, _StepChanging,
+  names: named(_$bindableFields), named(_appendStepChanges))
 public macro ObservableState() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")
 

@@ -3,6 +3,7 @@ import Foundation
 
 /// One row of the todo list.
 public struct Todo: Reducer, Sendable {
+  @ObservableState
   public struct State: Equatable, Codable, Identifiable, Sendable {
     public var description: String
     public let id: UUID

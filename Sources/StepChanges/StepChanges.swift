@@ -1,0 +1,252 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// What changed between two values of a state, worked out from the values rather than from their
+/// JSON: the code the `@ObservableState` macro generates visits only what differs, and tells a
+/// sink each change as a JSON Patch operation (RFC 6902) whose value is still a Swift value.
+///
+/// The operations are those a comparison of the two values' JSON makes (members in the order of
+/// their names, removals first; an array compared where its ends stop agreeing): where the
+/// values alone cannot say (an enum, a dictionary, a type without generated code, elements in
+/// another order), the sink is asked to compare the two values' JSON itself.
+
+/// Where a state's changes go.
+public protocol StepChangeSink {
+  /// `value` was added at `path` (an object's member, or an array's element).
+  mutating func add(_ path: [String], _ value: any Encodable)
+  /// What was at `path` was removed.
+  mutating func remove(_ path: [String])
+  /// What was at `path` became `value`.
+  mutating func replace(_ path: [String], _ value: any Encodable)
+  /// What is at `path` went from `old` to `new`, which the sink compares as JSON.
+  mutating func compare(_ path: [String], _ old: any Encodable, _ new: any Encodable)
+}
+
+/// A value whose changes generated code works out: a struct of an `@ObservableState` state.
+public protocol _StepChanging {
+  /// Tells `sink` what changed from `old` to `self`, at `path`.
+  func _appendStepChanges<Sink: StepChangeSink>(
+    from old: Self, at path: [String], into sink: inout Sink)
+}
+
+extension _StepChanging {
+  fileprivate func _appendStepChanges<Sink: StepChangeSink>(
+    fromAny old: Any, at path: [String], into sink: inout Sink
+  ) {
+    self._appendStepChanges(from: old as! Self, at: path, into: &sink)
+  }
+}
+
+/// A collection that encodes as a JSON array of its elements: `Array`, `IdentifiedArray`.
+public protocol _StepChangingArray {
+  associatedtype _Element
+  var _stepElements: [_Element] { get }
+}
+
+extension Array: _StepChangingArray {
+  public var _stepElements: [Element] { self }
+}
+
+/// An `Optional`, told apart at run time.
+private protocol _StepChangingOptional {
+  func _appendOptionalChanges<Sink: StepChangeSink>(
+    from old: Any, at path: [String], into sink: inout Sink)
+}
+
+extension Optional: _StepChangingOptional {
+  fileprivate func _appendOptionalChanges<Sink: StepChangeSink>(
+    from old: Any, at path: [String], into sink: inout Sink
+  ) {
+    switch (old as! Self, self) {
+    case (nil, nil):
+      return
+    case let (old?, new?):
+      _StepChanges.value(old, new, at: path, into: &sink)
+    default:
+      // NB: Inside an array, `nil` is `null`: the element is replaced.
+      _StepChanges.replace(path, self, into: &sink)
+    }
+  }
+}
+
+extension _StepChangingArray {
+  fileprivate func _appendArrayChanges<Sink: StepChangeSink>(
+    from old: Any, at path: [String], into sink: inout Sink
+  ) {
+    _StepChanges.elements(
+      (old as! Self)._stepElements, self._stepElements, at: path, into: &sink,
+      whole: (old, self))
+  }
+}
+
+/// The runtime of the generated code.
+public enum _StepChanges {
+  /// The members of one object (a struct), compared twice, as the JSON comparison tells them:
+  /// first for the members removed, then for the rest, each time in the order of the members'
+  /// names.
+  public struct Object<Sink: StepChangeSink> {
+    @usableFromInline let path: [String]
+    @usableFromInline var isRemovals = true
+    @usableFromInline var sink: Sink
+
+    /// Starts the object at `path`, telling `sink`; the removals come first.
+    public init(path: [String], sink: Sink) {
+      self.path = path
+      self.sink = sink
+    }
+
+    /// Goes on to the members that were not removed.
+    public mutating func nextPass() {
+      self.isRemovals = false
+    }
+
+    /// The sink, once every member was compared.
+    public consuming func finish(into sink: inout Sink) {
+      sink = self.sink
+    }
+  }
+
+  /// Compares member `key` of an object: a value whose member is always written.
+  @inlinable
+  public static func member<Value, Sink>(
+    _ key: String, _ old: Value, _ new: Value, in object: inout Object<Sink>
+  ) {
+    if object.isRemovals || isIdentical(old, new) { return }
+    value(old, new, at: object.path + [key], into: &object.sink)
+  }
+
+  /// Compares member `key` of an object whose value is optional: absent when `nil`, as
+  /// `Codable` writes it.
+  @inlinable
+  public static func member<Value, Sink>(
+    _ key: String, _ old: Value?, _ new: Value?, in object: inout Object<Sink>
+  ) {
+    switch (old, new) {
+    case (nil, nil):
+      return
+    case let (old?, new?):
+      if object.isRemovals || isIdentical(old, new) { return }
+      value(old, new, at: object.path + [key], into: &object.sink)
+    case (_?, nil):
+      if object.isRemovals { object.sink.remove(object.path + [key]) }
+    case let (nil, new?):
+      if !object.isRemovals { add(object.path + [key], new, into: &object.sink) }
+    }
+  }
+
+  /// Compares two values at `path`.
+  public static func value<Value, Sink: StepChangeSink>(
+    _ old: Value, _ new: Value, at path: [String], into sink: inout Sink
+  ) {
+    if isIdentical(old, new) { return }
+    // NB: An optional first: a cast to a protocol looks through it.
+    if let new = new as? any _StepChangingOptional {
+      new._appendOptionalChanges(from: old, at: path, into: &sink)
+    } else if let new = new as? any _StepChanging {
+      new._appendStepChanges(fromAny: old, at: path, into: &sink)
+    } else if let new = new as? any _StepChangingArray {
+      new._appendArrayChanges(from: old, at: path, into: &sink)
+    } else if let equal = isEqual(old, new), equal {
+      return
+    } else if let old = old as? any Encodable, let new = new as? any Encodable {
+      sink.compare(path, old, new)
+    }
+  }
+
+  /// The elements of two arrays at `path`: the common ends stay; what lies between is compared
+  /// pair by pair, then the rest removed (from the end) or added. Between ends of the same
+  /// length with more than one element, the elements may have moved: the sink compares the
+  /// whole arrays' JSON, which says.
+  static func elements<Element, Sink: StepChangeSink>(
+    _ old: [Element], _ new: [Element], at path: [String], into sink: inout Sink,
+    whole: (old: Any, new: Any)
+  ) {
+    func same(_ left: Element, _ right: Element) -> Bool? {
+      isIdentical(left, right) ? true : isEqual(left, right)
+    }
+    var prefix = 0
+    while prefix < min(old.count, new.count) {
+      guard let equal = same(old[prefix], new[prefix]) else {
+        return compareWhole(whole, at: path, into: &sink)
+      }
+      guard equal else { break }
+      prefix += 1
+    }
+    var suffix = 0
+    while suffix < min(old.count, new.count) - prefix {
+      guard let equal = same(old[old.count - 1 - suffix], new[new.count - 1 - suffix]) else {
+        return compareWhole(whole, at: path, into: &sink)
+      }
+      guard equal else { break }
+      suffix += 1
+    }
+    let oldMiddle = old.count - prefix - suffix
+    let newMiddle = new.count - prefix - suffix
+    if oldMiddle == newMiddle, oldMiddle > 1 {
+      return compareWhole(whole, at: path, into: &sink)
+    }
+    let paired = min(oldMiddle, newMiddle)
+    for offset in 0..<paired {
+      value(
+        old[prefix + offset], new[prefix + offset], at: path + [String(prefix + offset)],
+        into: &sink)
+    }
+    if oldMiddle > paired {
+      for index in ((prefix + paired)..<(prefix + oldMiddle)).reversed() {
+        sink.remove(path + [String(index)])
+      }
+    }
+    for index in (prefix + paired)..<(prefix + newMiddle) {
+      add(path + [String(index)], new[index], into: &sink)
+    }
+  }
+
+  static func compareWhole<Sink: StepChangeSink>(
+    _ whole: (old: Any, new: Any), at path: [String], into sink: inout Sink
+  ) {
+    guard let old = whole.old as? any Encodable, let new = whole.new as? any Encodable else {
+      return
+    }
+    sink.compare(path, old, new)
+  }
+
+  @usableFromInline
+  static func add<Value, Sink: StepChangeSink>(
+    _ path: [String], _ value: Value, into sink: inout Sink
+  ) {
+    if let value = value as? any Encodable { sink.add(path, value) }
+  }
+
+  static func replace<Value, Sink: StepChangeSink>(
+    _ path: [String], _ value: Value, into sink: inout Sink
+  ) {
+    if let value = value as? any Encodable { sink.replace(path, value) }
+  }
+
+  /// Whether two values are the same bits: for a value type, the same value (a copy-on-write
+  /// buffer shared, a number unchanged), read without reading what the buffers hold. Never for
+  /// a class, whose object may have changed in place.
+  @inlinable
+  public static func isIdentical<Value>(_ old: Value, _ new: Value) -> Bool {
+    guard !(Value.self is AnyClass) else { return false }
+    return withUnsafeBytes(of: old) { old in
+      withUnsafeBytes(of: new) { new in
+        guard let left = old.baseAddress, let right = new.baseAddress else { return true }
+        return memcmp(left, right, old.count) == 0
+      }
+    }
+  }
+
+  /// Whether two values are equal, when their type is `Equatable`; `nil` when it is not.
+  static func isEqual<Value>(_ old: Value, _ new: Value) -> Bool? {
+    guard let old = old as? any Equatable else { return nil }
+    return open(old, new)
+  }
+
+  private static func open<E: Equatable>(_ old: E, _ new: Any) -> Bool {
+    old == (new as? E)
+  }
+}
