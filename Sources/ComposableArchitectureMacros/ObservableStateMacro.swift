@@ -53,6 +53,12 @@ public enum ObservableStateMacro: ExtensionMacro {
     let comparisons = members.sorted { $0.key < $1.key }.map {
       "ComposableArchitecture._StepChanges.member(\"\($0.key)\", old.\($0.access), self.\($0.access), in: &object)"
     }
+    let identities =
+      members.isEmpty
+      ? ["true"]
+      : members.map {
+        "ComposableArchitecture._StepChanges.isIdentical(self.\($0.access), other.\($0.access))"
+      }
     let changes: DeclSyntax = """
       \(raw: declaration.availability)extension \(type.trimmed): \
       ComposableArchitecture._StepChanging {
@@ -65,6 +71,9 @@ public enum ObservableStateMacro: ExtensionMacro {
             object.nextPass()
           }
           object.finish(into: &sink)
+        }
+        \(raw: declaration.accessPrefix)func _isIdentical(to other: Self) -> Bool {
+          \(raw: identities.joined(separator: "\n      && "))
         }
       }
       """

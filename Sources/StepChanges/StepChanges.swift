@@ -23,6 +23,9 @@ public protocol StepChangeSink {
   mutating func replace(_ path: [String], _ value: any Encodable)
   /// What is at `path` went from `old` to `new`, which the sink compares as JSON.
   mutating func compare(_ path: [String], _ old: any Encodable, _ new: any Encodable)
+  /// What is at `path` cannot be compared from the values: a shared value, which both states
+  /// hold by reference. The sink must work the changes out otherwise.
+  mutating func cannotCompare(_ path: [String])
 }
 
 /// A value whose changes generated code works out: a struct of an `@ObservableState` state.
@@ -30,6 +33,9 @@ public protocol _StepChanging {
   /// Tells `sink` what changed from `old` to `self`, at `path`.
   func _appendStepChanges<Sink: StepChangeSink>(
     from old: Self, at path: [String], into sink: inout Sink)
+  /// Whether every member is the same bits as `other`'s (see ``_StepChanges/isIdentical(_:_:)``):
+  /// member by member, so that the padding between them does not count.
+  func _isIdentical(to other: Self) -> Bool
 }
 
 extension _StepChanging {
@@ -109,6 +115,16 @@ public enum _StepChanges {
     }
   }
 
+  /// Compares member `key` of an object whose value has generated code (or says it cannot be
+  /// compared from its bits).
+  @inlinable
+  public static func member<Value: _StepChanging, Sink>(
+    _ key: String, _ old: Value, _ new: Value, in object: inout Object<Sink>
+  ) {
+    if object.isRemovals || old._isIdentical(to: new) { return }
+    value(old, new, at: object.path + [key], into: &object.sink)
+  }
+
   /// Compares member `key` of an object: a value whose member is always written.
   @inlinable
   public static func member<Value, Sink>(
@@ -164,9 +180,25 @@ public enum _StepChanges {
     _ old: [Element], _ new: [Element], at path: [String], into sink: inout Sink,
     whole: (old: Any, new: Any)
   ) {
-    func same(_ left: Element, _ right: Element) -> Bool? {
-      isIdentical(left, right) ? true : isEqual(left, right)
+    if let type = Element.self as? any _StepChanging.Type {
+      func generated<E: _StepChanging>(_: E.Type) {
+        self.elements(
+          old as! [E], new as! [E], at: path, into: &sink, whole: whole,
+          same: { $0._isIdentical(to: $1) ? true : isEqual($0, $1) })
+      }
+      return generated(type)
     }
+    self.elements(
+      old, new, at: path, into: &sink, whole: whole,
+      same: { isIdentical($0, $1) ? true : isEqual($0, $1) })
+  }
+
+  /// ``elements(_:_:at:into:whole:)`` with `same`, which says whether two elements are equal,
+  /// or `nil` when it cannot.
+  static func elements<Element, Sink: StepChangeSink>(
+    _ old: [Element], _ new: [Element], at path: [String], into sink: inout Sink,
+    whole: (old: Any, new: Any), same: (Element, Element) -> Bool?
+  ) {
     var prefix = 0
     while prefix < min(old.count, new.count) {
       guard let equal = same(old[prefix], new[prefix]) else {
@@ -238,6 +270,12 @@ public enum _StepChanges {
         return memcmp(left, right, old.count) == 0
       }
     }
+  }
+
+  /// Whether two generated values are the same bits, member by member.
+  @inlinable
+  public static func isIdentical<Value: _StepChanging>(_ old: Value, _ new: Value) -> Bool {
+    old._isIdentical(to: new)
   }
 
   /// Whether two values are equal, when their type is `Equatable`; `nil` when it is not.

@@ -114,6 +114,13 @@ struct ObservableStateMacroTests {
           }
           object.finish(into: &sink)
         }
+        func _isIdentical(to other: Self) -> Bool {
+          ComposableArchitecture._StepChanges.isIdentical(self.zebra, other.zebra)
+            && ComposableArchitecture._StepChanges.isIdentical(self._count, other._count)
+            && ComposableArchitecture._StepChanges.isIdentical(self.note, other.note)
+            && ComposableArchitecture._StepChanges.isIdentical(self.secret, other.secret)
+            && ComposableArchitecture._StepChanges.isIdentical(self.id, other.id)
+        }
       }
       """#
     }

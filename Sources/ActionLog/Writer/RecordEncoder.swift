@@ -320,6 +320,11 @@ struct PatchSink: StepChangeSink {
     self.operation(.replace, path, value)
   }
 
+  mutating func cannotCompare(_ path: [String]) {
+    struct SharedByReference: Error {}
+    self.failure = SharedByReference()
+  }
+
   mutating func compare(_ path: [String], _ old: any Encodable, _ new: any Encodable) {
     do {
       for var operation in try self.encode(old).changes(to: try self.encode(new)) {

@@ -76,7 +76,7 @@ public enum _SynthesizedConformance {
 /// next (``StepChanges/_StepChanging``), which a recorder writes without encoding the state.
 @attached(
   extension, conformances: ObservableState, _BindableFields, _StepChanging,
-  names: named(_$bindableFields), named(_appendStepChanges))
+  names: named(_$bindableFields), named(_appendStepChanges), named(_isIdentical))
 public macro ObservableState() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")
 

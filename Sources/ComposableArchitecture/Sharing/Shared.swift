@@ -305,3 +305,26 @@ extension Shared: CustomDumpRepresentable {
 extension Shared: CustomStringConvertible {
   public var description: String { String(describing: self.wrappedValue) }
 }
+
+extension Shared: _StepChanging {
+  /// A shared value cannot say what changed from the value it replaced: two states hold the
+  /// same value by reference. A writer works the change out from the encoded states instead.
+  public func _appendStepChanges<Sink: StepChangeSink>(
+    from old: Self, at path: [String], into sink: inout Sink
+  ) {
+    sink.cannotCompare(path)
+  }
+
+  public func _isIdentical(to other: Self) -> Bool { false }
+}
+
+extension SharedReader: _StepChanging {
+  /// As ``Shared``'s: the change is worked out from the encoded states.
+  public func _appendStepChanges<Sink: StepChangeSink>(
+    from old: Self, at path: [String], into sink: inout Sink
+  ) {
+    sink.cannotCompare(path)
+  }
+
+  public func _isIdentical(to other: Self) -> Bool { false }
+}

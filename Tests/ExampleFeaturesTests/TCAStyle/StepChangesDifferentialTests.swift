@@ -129,6 +129,8 @@ enum ChangeMode: Codable, Equatable, Sendable {
     try self.compareStates("inventory", Inventory.State.self, Inventory.Action.self)
     try self.compareStates("contacts", Contacts.State.self, Contacts.Action.self)
     try self.compareStates("search", CitySearch.State.self, CitySearch.Action.self)
+    // Shared values: the changes come from the encoded states.
+    try self.compareStates("preferences", Preferences.State.self, Preferences.Action.self)
   }
 
   /// The recording's own states, each decoded from the JSON of its step.
