@@ -94,9 +94,12 @@ public enum _StepChanges {
   /// first for the members removed, then for the rest, each time in the order of the members'
   /// names.
   public struct Object<Sink: StepChangeSink> {
-    @usableFromInline let path: [String]
-    @usableFromInline var isRemovals = true
-    @usableFromInline var sink: Sink
+    /// Where the object is.
+    public let path: [String]
+    /// Whether this pass is the one for removed members.
+    public private(set) var isRemovals = true
+    /// Where the changes go.
+    public var sink: Sink
 
     /// Starts the object at `path`, telling `sink`; the removals come first.
     public init(path: [String], sink: Sink) {
@@ -123,6 +126,15 @@ public enum _StepChanges {
   ) {
     if object.isRemovals || old._isIdentical(to: new) { return }
     value(old, new, at: object.path + [key], into: &object.sink)
+  }
+
+  /// Compares member `key` of an object, an array of values with generated code.
+  @inlinable
+  public static func member<Element: _StepChanging, Sink>(
+    _ key: String, _ old: [Element], _ new: [Element], in object: inout Object<Sink>
+  ) {
+    if object.isRemovals || isIdentical(old, new) { return }
+    generatedElements(old, new, at: object.path + [key], into: &object.sink, whole: (old, new))
   }
 
   /// Compares member `key` of an object: a value whose member is always written.
@@ -182,38 +194,96 @@ public enum _StepChanges {
   ) {
     if let type = Element.self as? any _StepChanging.Type {
       func generated<E: _StepChanging>(_: E.Type) {
-        self.elements(
-          old as! [E], new as! [E], at: path, into: &sink, whole: whole,
-          same: { $0._isIdentical(to: $1) ? true : isEqual($0, $1) })
+        // NB: The same type: reinterpreted, not cast element by element.
+        let (old, new) = (unsafeBitCast(old, to: [E].self), unsafeBitCast(new, to: [E].self))
+        self.generatedElements(old, new, at: path, into: &sink, whole: whole)
       }
       return generated(type)
     }
     self.elements(
       old, new, at: path, into: &sink, whole: whole,
-      same: { isIdentical($0, $1) ? true : isEqual($0, $1) })
+      same: { isIdentical($0, $1) ? true : isEqual($0, $1) },
+      diff: { value($0, $1, at: $2, into: &$3) })
   }
 
-  /// ``elements(_:_:at:into:whole:)`` with `same`, which says whether two elements are equal,
-  /// or `nil` when it cannot.
+  /// ``elements(_:_:at:into:whole:)`` of elements with generated code, which is called
+  /// directly.
+  public static func generatedElements<Element: _StepChanging, Sink: StepChangeSink>(
+    _ old: [Element], _ new: [Element], at path: [String], into sink: inout Sink,
+    whole: (old: Any, new: Any)
+  ) {
+    self.elements(
+      old, new, at: path, into: &sink, whole: whole,
+      same: { $0._isIdentical(to: $1) ? true : isEqual($0, $1) },
+      diff: { old, new, path, sink in
+        if !old._isIdentical(to: new) { new._appendStepChanges(from: old, at: path, into: &sink) }
+      })
+  }
+
+  /// ``elements(_:_:at:into:whole:)`` with `same`, which says whether two elements are equal
+  /// (or `nil` when it cannot), and `diff`, which compares two.
   static func elements<Element, Sink: StepChangeSink>(
     _ old: [Element], _ new: [Element], at path: [String], into sink: inout Sink,
-    whole: (old: Any, new: Any), same: (Element, Element) -> Bool?
+    whole: (old: Any, new: Any), same: (Element, Element) -> Bool?,
+    diff: (_ old: Element, _ new: Element, _ path: [String], _ sink: inout Sink) -> Void
   ) {
-    var prefix = 0
-    while prefix < min(old.count, new.count) {
-      guard let equal = same(old[prefix], new[prefix]) else {
-        return compareWhole(whole, at: path, into: &sink)
+    // NB: An element whose bytes are those of the other is the same; one whose bytes differ
+    // (a changed member, or only the padding between members) is asked about.
+    let stride = MemoryLayout<Element>.stride
+    let size = MemoryLayout<Element>.size
+    let bitwise = !(Element.self is AnyClass) && size > 0
+    let ends: (prefix: Int, suffix: Int)? = old.withUnsafeBytes { oldBytes in
+      new.withUnsafeBytes { newBytes in
+        func sameBytes(_ left: Int, _ right: Int) -> Bool {
+          bitwise
+            && memcmp(
+              oldBytes.baseAddress! + left * stride, newBytes.baseAddress! + right * stride, size)
+              == 0
+        }
+        // NB: Runs of elements whose bytes agree are skipped a block at a time.
+        func sameBlock(_ left: Int, _ right: Int, _ count: Int) -> Bool {
+          bitwise
+            && memcmp(
+              oldBytes.baseAddress! + left * stride, newBytes.baseAddress! + right * stride,
+              count * stride) == 0
+        }
+        let block = 32
+        var prefix = 0
+        while prefix < min(old.count, new.count) {
+          if prefix + block <= min(old.count, new.count), sameBlock(prefix, prefix, block) {
+            prefix += block
+            continue
+          }
+          if sameBytes(prefix, prefix) {
+            prefix += 1
+            continue
+          }
+          guard let equal = same(old[prefix], new[prefix]) else { return nil }
+          guard equal else { break }
+          prefix += 1
+        }
+        var suffix = 0
+        while suffix < min(old.count, new.count) - prefix {
+          let (left, right) = (old.count - 1 - suffix, new.count - 1 - suffix)
+          if suffix + block <= min(old.count, new.count) - prefix,
+            sameBlock(left - block + 1, right - block + 1, block)
+          {
+            suffix += block
+            continue
+          }
+          if sameBytes(left, right) {
+            suffix += 1
+            continue
+          }
+          guard let equal = same(old[left], new[right]) else { return nil }
+          guard equal else { break }
+          suffix += 1
+        }
+        return (prefix, suffix)
       }
-      guard equal else { break }
-      prefix += 1
     }
-    var suffix = 0
-    while suffix < min(old.count, new.count) - prefix {
-      guard let equal = same(old[old.count - 1 - suffix], new[new.count - 1 - suffix]) else {
-        return compareWhole(whole, at: path, into: &sink)
-      }
-      guard equal else { break }
-      suffix += 1
+    guard let (prefix, suffix) = ends else {
+      return compareWhole(whole, at: path, into: &sink)
     }
     let oldMiddle = old.count - prefix - suffix
     let newMiddle = new.count - prefix - suffix
@@ -222,9 +292,7 @@ public enum _StepChanges {
     }
     let paired = min(oldMiddle, newMiddle)
     for offset in 0..<paired {
-      value(
-        old[prefix + offset], new[prefix + offset], at: path + [String(prefix + offset)],
-        into: &sink)
+      diff(old[prefix + offset], new[prefix + offset], path + [String(prefix + offset)], &sink)
     }
     if oldMiddle > paired {
       for index in ((prefix + paired)..<(prefix + oldMiddle)).reversed() {

@@ -206,7 +206,15 @@ struct RecordEncoder {
       let last = self.lastValue, type(of: last) == type(of: state)
     else { return nil }
     let codec = self.codec
-    var sink = PatchSink { try JSONValue.parse(codec.encode(AnyEncodable(value: $0))) }
+    var sink = PatchSink { value in
+      // NB: The values most changes hold, as the codec writes them, without writing them.
+      switch value {
+      case let string as String: return .string(string)
+      case let bool as Bool: return .bool(bool)
+      case let int as Int: return .integer(Int64(int))
+      default: return try JSONValue.parse(codec.encode(AnyEncodable(value: value)))
+      }
+    }
     _StepChanges.value(last, state, at: [], into: &sink)
     return sink.failure == nil ? sink.operations : nil
   }
