@@ -38,7 +38,7 @@ struct ReplayBench: AsyncParsableCommand {
 
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case send, field, macros, steps, writer, open, timeline, diff, decode, html
+  case send, field, macros, steps, overload, writer, open, timeline, diff, decode, html
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -88,6 +88,9 @@ struct Measure: AsyncParsableCommand {
         try ReplayBench.stepUpdates(
           scratch: scratch, actions: quick ? 2_000 : 20_000, bigActions: quick ? 200 : 2_000,
           rounds: quick ? 3 : 7)
+      }
+      if runs(.overload) {
+        try ReplayBench.overload(scratch: scratch, sends: quick ? 100_000 : 1_000_000)
       }
       if runs(.writer) {
         try ReplayBench.writerThroughput(

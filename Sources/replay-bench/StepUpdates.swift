@@ -17,18 +17,28 @@ extension ReplayBench {
         + " (median of \(rounds) alternating rounds)")
     let todos = self.todosStates(script: self.todosScript(count: actions), from: Todos.State())
     try self.writerWithUpdates(
-      "todos script", states: todos, scratch: scratch, rounds: rounds, goal: 100_000)
-    var big = Todos.State()
-    for index in 0..<1_000 {
-      big.todos.append(Todo.State(description: "todo \(index)", id: UUID(index)))
+      "todos script", states: todos, scratch: scratch, rounds: rounds, goal: 200_000)
+    // The same edits on 10 todos and on 1,000: what a step costs should follow what it changed,
+    // not what the state holds.
+    var perSecond: [Int: Double] = [:]
+    for size in [10, 1_000] {
+      var state = Todos.State()
+      for index in 0..<size {
+        state.todos.append(Todo.State(description: "todo \(index)", id: UUID(index)))
+      }
+      let edits = (0..<bigActions).map { index in
+        Todos.Action.todos(
+          .element(id: UUID((index * 37) % size), action: .textFieldChanged("edit \(index)")))
+      }
+      perSecond[size] = try self.writerWithUpdates(
+        "\(size == 10 ? "10" : "1,000") todos",
+        states: self.todosStates(script: edits, from: state),
+        scratch: scratch, rounds: rounds, goal: 100_000)
     }
-    let edits = (0..<bigActions).map { index in
-      Todos.Action.todos(
-        .element(id: UUID((index * 37) % 1_000), action: .textFieldChanged("edit \(index)")))
-    }
-    let bigStates = self.todosStates(script: edits, from: big)
-    try self.writerWithUpdates(
-      "1,000 todos", states: bigStates, scratch: scratch, rounds: rounds, goal: 5_000)
+    let ratio = (perSecond[10] ?? 0) / max(perSecond[1_000] ?? 1, 1)
+    self.figure(
+      "10 vs 1,000 todos", String(format: "%.2f×", ratio),
+      "goal ≤ 2×: " + (ratio <= 2 ? "met" : "NOT MET") + " (the cost follows the change)")
     try self.verifyEveryStep(scratch: scratch, actions: actions, rounds: rounds)
     print()
   }
@@ -51,10 +61,11 @@ extension ReplayBench {
   }
 
   /// The writer's actions per second with step updates and without, alternating.
+  @discardableResult
   static func writerWithUpdates(
     _ label: String, states: [(action: Todos.Action, state: Todos.State)], scratch: URL,
     rounds: Int, goal: Double
-  ) throws {
+  ) throws -> Double {
     let url = scratch.appendingPathComponent("steps.actionlog")
     func write(updates: Bool) throws -> (Duration, Int) {
       try? FileManager.default.removeItem(at: url)
@@ -105,6 +116,7 @@ extension ReplayBench {
         goal, perSecond >= goal ? "met" : "NOT MET",
         Double(states.count) / (with.max() ?? .zero).seconds,
         Double(states.count) / (with.min() ?? .zero).seconds))
+    return perSecond
   }
 
   /// `verify` at every step against checkpoints only, on a recorded todos session.

@@ -9,6 +9,13 @@ extension LogWriter {
     public var batchSize: Int
     /// How many records may wait before ``LogWriter/append(_:)`` blocks; 65,536 by default.
     public var maximumPendingRecords: Int
+    /// How much memory the records waiting for the writer may hold, in bytes, before
+    /// ``LogWriter/append(_:)`` blocks; 64 MiB by default. A waiting action holds the state
+    /// after it, whose collections its reducer's next change copies: each is counted as large
+    /// as the last state the writer encoded whole (the initial state, a checkpoint), and as the
+    /// last action it wrote. The records the writer is working on count until it is done with
+    /// them.
+    public var maximumPendingBytes: Int = 64 << 20
     /// Encodes payloads.
     public var codec: any RecordCodec
     /// Told, on the writer's thread, when a record could not be encoded and a note replaced it.

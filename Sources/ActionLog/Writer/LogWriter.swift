@@ -28,8 +28,11 @@ import Foundation
 ///
 /// The writer never drops a record and never rewrites what it wrote: the file is opened for
 /// appending only, and an existing file is refused. **Back-pressure**: when
-/// ``Options/maximumPendingRecords`` records are waiting, ``append(_:)`` blocks until the
-/// background thread has taken them, so memory stays bounded and nothing is lost.
+/// ``Options/maximumPendingRecords`` records are waiting, or the waiting records are counted
+/// to hold ``Options/maximumPendingBytes`` (a state each, as large as the last one written
+/// whole), ``append(_:)`` blocks until the background thread has written enough of them, so
+/// memory stays bounded and nothing is lost: a sender faster than the disk is slowed to its
+/// pace, never dropped.
 ///
 /// The background thread runs at a low priority (nice 19 on Linux, the utility quality of
 /// service on Apple platforms): it works in the time the app leaves idle, and when the
@@ -62,6 +65,13 @@ public final class LogWriter: @unchecked Sendable {
   /// both on the caller's thread.
   private var spare: [Entry] = []
   private var enqueued = 0
+  /// What the records in `pending` are counted to hold, and those the writer is working on.
+  private var pendingBytes = 0
+  private var workingBytes = 0
+  /// What a waiting state and a waiting action are counted to hold: the size of the last state
+  /// the writer encoded whole, and of the last action record.
+  private var stateBytes = 4_096
+  private var actionBytes = 256
   private var written = 0
   private var acknowledged = 0
   private var flushRequest = 0
@@ -177,16 +187,34 @@ public final class LogWriter: @unchecked Sendable {
     self.condition.lock()
     defer { self.condition.unlock() }
     guard !self.isClosing else { return }
-    while self.pending.count >= self.options.maximumPendingRecords, !self.isFinished {
+    let bytes = self.estimatedBytes(of: entry)
+    // NB: One record always goes: a bound below one record's size must not stop the writer.
+    while self.pending.count >= self.options.maximumPendingRecords
+      || (self.pendingBytes + self.workingBytes > 0
+        && self.pendingBytes + self.workingBytes + bytes > self.options.maximumPendingBytes),
+      !self.isFinished
+    {
       self.condition.broadcast()
       self.condition.wait()
     }
     // NB: Moved, not copied: a copy would retain what the record holds here and release it
     // again when the caller's is destroyed, on the sending thread.
     self.pending.append(consume entry)
+    self.pendingBytes += bytes
     self.enqueued += 1
     if self.pending.count == self.options.batchSize {
       self.condition.broadcast()
+    }
+  }
+
+  /// What a waiting record is counted to hold (see ``Options/maximumPendingBytes``). Call it
+  /// holding `condition`.
+  private func estimatedBytes(of entry: Entry) -> Int {
+    switch entry {
+    case .action(_, _, _, _, _, _, nil): self.actionBytes
+    case .action: self.actionBytes + self.stateBytes
+    case .checkpoint: self.stateBytes
+    case .note, .shared: 256
     }
   }
 
@@ -249,6 +277,8 @@ public final class LogWriter: @unchecked Sendable {
       var batch: [Entry] = []
       swap(&batch, &self.spare)
       swap(&batch, &self.pending)
+      self.workingBytes = self.pendingBytes
+      self.pendingBytes = 0
       let batchEnd = self.enqueued
       let isClosing = self.isClosing
       let endTime = self.endTime
@@ -290,6 +320,8 @@ public final class LogWriter: @unchecked Sendable {
         self.failure = .writeFailed(path: self.file.url.path, reason: error)
       }
       self.written = batchEnd
+      self.workingBytes = 0
+      (self.stateBytes, self.actionBytes) = self.encoder.sizes
       self.spare = batch
       if self.options.syncPolicy == .never || wantsSync {
         self.acknowledged = batchEnd

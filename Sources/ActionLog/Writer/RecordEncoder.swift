@@ -29,6 +29,10 @@ struct RecordEncoder {
   /// Whether updates are worked out from the values where their types allow.
   private let changesFromValues: Bool
 
+  /// The sizes of the last state encoded whole and of the last action record, in bytes: what
+  /// the writer counts a waiting state and action to hold.
+  private(set) var sizes = (state: 4_096, action: 256)
+
   /// Told when a record could not be encoded and a note replaced it.
   let onEncodingFailure: (@Sendable (String) -> Void)?
 
@@ -51,6 +55,7 @@ struct RecordEncoder {
   ) throws -> [UInt8] {
     let record = HeaderRecord(header, initialState: AnyEncodable(value: initialState))
     var payload = try self.codec.encode(record)
+    self.sizes.state = payload.count
     if !header.redactions.state.isEmpty {
       payload = try JSONRewriter.redact(
         payload,
@@ -73,6 +78,14 @@ struct RecordEncoder {
 
   /// Appends an entry's line to `buffer`; a note in its place when it cannot be encoded.
   mutating func append(_ entry: LogWriter.Entry, to buffer: inout [UInt8]) {
+    let start = buffer.count
+    defer {
+      switch entry {
+      case .action: self.sizes.action = buffer.count - start
+      case .checkpoint: self.sizes.state = buffer.count - start
+      case .note, .shared: break
+      }
+    }
     switch entry {
     case let .action(globalSeq, time, origin, value, captured, effects, state):
       let seq = globalSeq - self.base
