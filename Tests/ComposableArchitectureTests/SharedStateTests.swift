@@ -354,3 +354,35 @@ struct Observed {
     }
   }
 }
+
+/// The moments a recorder marks after each action, which keep what shared values were when a
+/// state was captured.
+@Suite struct SharedMomentTests {
+  @Test func aLongLineOfMomentsIsLetGoWithoutRecursion() {
+    let line = _SharedMomentLine()
+    var first: _SharedMoment? = line.mark()
+    // Each moment holds the next: letting go of the first lets go of every one after it, which
+    // released one from the other would overflow the stack (a crash fails the run).
+    for _ in 0..<300_000 { _ = line.mark() }
+    first = nil
+  }
+
+  @Test func aStateCapturedAtAMomentEncodesItsSharedValueAsItWasThen() throws {
+    let line = _SharedMomentLine()
+    let count = Shared(value: 1)
+    let moment = line.mark()
+    count.withLock { $0 = 2 }
+    count.withLock { $0 = 3 }
+    let then = try moment.encoding { try JSONEncoder().encode(count) }
+    #expect(String(decoding: then, as: UTF8.self) == "1")
+    #expect(String(decoding: try JSONEncoder().encode(count), as: UTF8.self) == "3")
+    let later = line.mark()
+    count.withLock { $0 = 4 }
+    #expect(
+      String(decoding: try later.encoding { try JSONEncoder().encode(count) }, as: UTF8.self) == "3"
+    )
+    #expect(
+      String(decoding: try moment.encoding { try JSONEncoder().encode(count) }, as: UTF8.self)
+        == "1")
+  }
+}

@@ -128,8 +128,8 @@ import Testing
     #expect(
       verify.output.contains(
         """
-            − cancellable(CancelID.todoCompletion, run at Todos.swift:82)
-            + cancellable(CancelID.todoCompletion, cancelInFlight, run at Todos.swift:85)
+            − cancellable(CancelID.todoCompletion, run at Todos.swift:83)
+            + cancellable(CancelID.todoCompletion, cancelInFlight, run at Todos.swift:86)
         """), "\(verify.output)")
   }
 }

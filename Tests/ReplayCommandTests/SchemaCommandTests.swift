@@ -244,7 +244,7 @@ import Testing
         UUID(00000000-0000-0000-0000-00000000000B), action: .checkBoxToggled))
           The recording has no effect ledger (it was made before recordings kept one): what this \
         step's reducer returned is not known.
-          today      cancellable(CancelID.todoCompletion, cancelInFlight, run at Todos.swift:85)
+          today      cancellable(CancelID.todoCompletion, cancelInFlight, run at Todos.swift:86)
           fed back
             118  +41.300s  effect ← 117  Todos.Action.sortCompleted
         Replayed steps 118–139 without step 117 and the 1 action its effects fed back (118), on \

@@ -82,7 +82,7 @@ struct TodosWithoutSort: Reducer {
     let effects = try #require(divergence.effects)
     #expect(
       effects.description == """
-        − cancellable(CancelID.todoCompletion, cancelInFlight, run at Todos.swift:85)
+        − cancellable(CancelID.todoCompletion, cancelInFlight, run at Todos.swift:86)
         + none
         """)
     #expect(divergence.diff == nil)

@@ -41,7 +41,10 @@ public struct Shared<Value>: @unchecked Sendable {
 
   /// A value shared without a key: features that are given it (`state.$count`) share it.
   public init(value: Value) {
-    self.init(access: _RootAccess(box: _SharedBox(value: value), keyPath: \Value.self))
+    let box = _SharedBox(value: value)
+    self.init(access: _RootAccess(box: box, keyPath: \Value.self))
+    SharedChanges.tell(
+      id: ObjectIdentifier(box), key: nil, name: nil, value: value, kind: .obtained)
   }
 
   /// The same shared value: how a child feature's state is made from its parent's,

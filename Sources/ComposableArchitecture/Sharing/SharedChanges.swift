@@ -38,7 +38,8 @@ public struct SharedChange: @unchecked Sendable {
     case write
     /// Its key reported a new value from outside the app.
     case fromOutside
-    /// A shared value was made from its key, and read what `value` holds.
+    /// A shared value was made: from its key, and read what `value` holds; or without a key
+    /// (``Shared/init(value:)``), holding `value`.
     case obtained
   }
 }

@@ -16,6 +16,18 @@ public final class _SharedMoment: @unchecked Sendable {
 
   init() {}
 
+  deinit {
+    // NB: One after another, not each from the one before: a line of thousands of moments let
+    // go at once would otherwise release them recursively, beyond the stack.
+    var next = self.next
+    self.next = nil
+    while isKnownUniquelyReferenced(&next) {
+      let following = next!.next
+      next!.next = nil
+      next = following
+    }
+  }
+
   /// Runs `body`, in which shared values encode as they were at this moment.
   public func encoding<R>(_ body: () throws -> R) rethrows -> R {
     try Self.$encoding.withValue(self, operation: body)

@@ -262,7 +262,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       self.books.close().flatMap { seq in self.lastState.value.map { (seq, $0) } }
     }
     if let final {
-      let moment = _SharedHolders.anyExist ? self.sharedValues.moments.mark() : nil
+      let moment =
+        _SharedHolders.anyExist && self.sharedValues.holdsShared
+        ? self.sharedValues.moments.mark() : nil
       self.writer.append(
         .checkpoint(
           seq: final.seq,
@@ -342,7 +344,9 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     let time = self.elapsed()
     // NB: A state holds its shared values by reference: encoded later, on the writer's
     // thread, it must encode them as they are now.
-    let moment = _SharedHolders.anyExist ? self.sharedValues.moments.mark() : nil
+    let moment =
+      _SharedHolders.anyExist && self.sharedValues.holdsShared
+      ? self.sharedValues.moments.mark() : nil
     let (captured, isCheckpoint) = self.books.lock.withLock {
       self.lastState.set(state)
       return self.books.finish(seq: opened.seq, checkpointInterval: self.checkpointInterval)

@@ -73,6 +73,12 @@ final class SharedValueRecording: @unchecked Sendable {
     self.lock.withLock { self.known.contains(id) }
   }
 
+  /// Whether the recorded state was seen to hold a shared value, or its reducers to make one:
+  /// until then, the recorder pays nothing for shared values.
+  var holdsShared: Bool {
+    self.lock.withLock { !self.known.isEmpty }
+  }
+
   /// Notes that a recorded reducer read the value from its key.
   func noteObtained(_ id: ObjectIdentifier) {
     _ = self.lock.withLock { self.known.insert(id) }

@@ -65,7 +65,7 @@ extension Interpreter {
     return lines.joined(separator: "\n")
   }
 
-  /// The sites of the asynchronous work in a shape: `run at Todos.swift:85`.
+  /// The sites of the asynchronous work in a shape: `run at Todos.swift:86`.
   static func runs(in shape: EffectShape) -> [String] {
     switch shape {
     case .none, .send, .cancel: []
