@@ -92,12 +92,16 @@ public enum HTMLReport {
     }
     let title = [options.fileName, "\(recording.header.feature) recording"]
       .compactMap { $0 }.joined(separator: " · ")
-    var page = Array(PackageResources.viewer_html)
-    page = self.replacing("<!--TITLE-->", in: page, with: Array(self.escapingHTML(title).utf8))
-    page = self.replacing("/*STYLE*/", in: page, with: PackageResources.viewer_css)
-    page = self.replacing(
-      "<!--DATA-->", in: page, with: Array(Data(compressed).base64EncodedString().utf8))
-    page = self.replacing("/*SCRIPT*/", in: page, with: PackageResources.viewer_js)
+    // NB: Filled once: what a value holds (a feature named "/*SCRIPT*/") is never looked at
+    // again for a marker.
+    let page = self.filling(
+      Array(PackageResources.viewer_html),
+      [
+        ("<!--TITLE-->", Array(self.escapingHTML(title).utf8)),
+        ("/*STYLE*/", PackageResources.viewer_css),
+        ("<!--DATA-->", Array(Data(compressed).base64EncodedString().utf8)),
+        ("/*SCRIPT*/", PackageResources.viewer_js),
+      ])
     return (
       page,
       Summary(
@@ -199,19 +203,29 @@ public enum HTMLReport {
       .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
   }
 
-  /// `template` with its one `marker` replaced.
-  static func replacing(_ marker: String, in template: [UInt8], with bytes: [UInt8]) -> [UInt8] {
-    let needle = Array(marker.utf8)
-    guard
-      let start = template.indices.first(where: { index in
-        index + needle.count <= template.count
-          && template[index..<(index + needle.count)].elementsEqual(needle)
-      })
-    else { return template }
-    var result = Array(template[..<start])
-    result.reserveCapacity(template.count + bytes.count)
-    result += bytes
-    result += template[(start + needle.count)...]
+  /// `template` with each marker replaced by its bytes, in one pass: each marker's place is
+  /// found in the template alone, and the bytes are written there, never searched again.
+  static func filling(_ template: [UInt8], _ values: [(marker: String, bytes: [UInt8])]) -> [UInt8]
+  {
+    let places = values.compactMap { value -> (start: Int, end: Int, bytes: [UInt8])? in
+      let needle = Array(value.marker.utf8)
+      guard
+        let start = template.indices.first(where: { index in
+          index + needle.count <= template.count
+            && template[index..<(index + needle.count)].elementsEqual(needle)
+        })
+      else { return nil }
+      return (start, start + needle.count, value.bytes)
+    }.sorted { $0.start < $1.start }
+    var result: [UInt8] = []
+    result.reserveCapacity(template.count + places.reduce(0) { $0 + $1.bytes.count })
+    var position = 0
+    for place in places where place.start >= position {
+      result += template[position..<place.start]
+      result += place.bytes
+      position = place.end
+    }
+    result += template[position...]
     return result
   }
 }

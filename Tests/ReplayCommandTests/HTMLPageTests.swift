@@ -45,7 +45,7 @@ struct HTMLPageTests {
     }
     var requests: [String]
     var errors: [String]
-    var ready: String
+    var ready: String?
     var actions: Int?
     var status: String?
     var metadata: String?
@@ -53,6 +53,10 @@ struct HTMLPageTests {
     var verdict: Verdict?
     var divergentRows: [Int]?
     var sharedMarks: String?
+    var dialogs: [String]?
+    var foreignElements: Int?
+    var bodyText: String?
+    var injected: String?
     var sharedRows: [Int]?
     var initial: Selected?
     var home: Selected?
@@ -172,6 +176,75 @@ struct HTMLPageTests {
           || count == "\(recording.count)", "\(filter)")
     }
     #expect(facts.colorScheme != facts.darkColorScheme, "the page follows prefers-color-scheme")
+  }
+
+  /// Text that would run, fetch, or take the page's own place if it were spliced in as markup
+  /// or searched again for the template's markers.
+  static let hostile = [
+    "</title><script>window.__injected=1</script>",
+    "/*SCRIPT*/", "/*STYLE*/", "<!--DATA-->", "<!--TITLE-->",
+    "<img src=x onerror=\"window.__injected=2\">",
+    "\"><svg onload=window.__injected=3>", "</script><script>window.__injected=4</script>",
+    "javascript:window.__injected=5", "<link rel=stylesheet href=http://example.invalid/x.css>",
+  ]
+
+  /// A report whose every string, case name, metadata key and value is one of ``hostile``.
+  static func hostileRecording() -> Data {
+    func string(_ text: String) -> String {
+      let data = try! JSONEncoder().encode(text)
+      return String(decoding: data, as: UTF8.self)
+    }
+    let names = Self.hostile
+    let metadata = names.enumerated().map {
+      "\(string("\($0.element) \($0.offset)")):\(string($0.element))"
+    }
+    .joined(separator: ",")
+    let state =
+      "{"
+      + names.enumerated().map { "\(string("\($0.element)#\($0.offset)")):\(string($0.element))" }
+      .joined(separator: ",") + "}"
+    var data = framedLine(
+      #"{"actionType":"/*SCRIPT*/.Action","checkpointInterval":100,"feature":"#
+        + string(names[0] + names[1])
+        + #","format":1,"initialState":"# + state + #","kind":"header","metadata":{"# + metadata
+        + #"},"startedAt":"2026-11-22T02:53:20.000Z","stateType":"/*STYLE*/.State"}"#)
+    for (index, name) in names.enumerated() {
+      data.append(
+        framedLine(
+          #"{"kind":"action","seq":\#(index + 1),"source":"send","time":\#(index * 1_000_000),"value":{"#
+            + string(name) + #":{"_0":"# + string(name) + #","label":"# + string(name) + "}}}"))
+      data.append(framedLine(#"{"kind":"note","seq":\#(index + 1),"text":"# + string(name) + "}"))
+      if index == 0 {
+        data.append(
+          framedLine(
+            #"{"kind":"shared","seq":1,"shared":"# + string(names[0])
+              + #","source":"outside","value":"# + string(names[5]) + "}"))
+      }
+    }
+    data.append(
+      framedLine(#"{"kind":"checkpoint","seq":\#(names.count),"value":"# + state + "}"))
+    data.append(framedLine(#"{"kind":"end","seq":\#(names.count),"time":99000000}"#))
+    return data
+  }
+
+  @Test func aHostileReportIsShownAsTextAndNothingRuns() async throws {
+    let directory = TemporaryDirectory()
+    let file = directory.file("x<!--DATA-->*SCRIPT*<img src=y>.actionlog")
+    try Self.hostileRecording().write(to: file)
+    for step in ["1", "2", "\(Self.hostile.count)"] {
+      let facts = try await self.page(file.path, in: directory, browser: ["--step", step])
+      #expect(facts.ready == "true")
+      #expect(facts.errors == [], "the page's errors")
+      #expect(facts.requests == [], "the page made requests")
+      #expect(facts.dialogs == [])
+      #expect(facts.injected == nil, "a hostile value ran")
+      #expect(facts.foreignElements == 0, "a hostile value became markup")
+      #expect(facts.actions == Self.hostile.count)
+      let text = try #require(facts.bodyText)
+      for hostile in Self.hostile {
+        #expect(text.contains(hostile), "\(hostile) is not shown as text at step \(step)")
+      }
+    }
   }
 
   @Test func aChangeFromOutsideIsMarkedOnTheTimeAxisAndItsStep() async throws {

@@ -77,6 +77,8 @@ def main():
         browser = playwright.chromium.launch(
             executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page(viewport={"width": 1280, "height": 800})
+        facts["dialogs"] = []
+        page.on("dialog", lambda dialog: (facts["dialogs"].append(dialog.message), dialog.dismiss()))
         page.on("request", lambda request: facts["requests"].append(request.url))
         page.on("pageerror", lambda error: facts["errors"].append(str(error)))
         page.on("console", lambda message: facts["errors"].append(message.text)
@@ -162,6 +164,14 @@ def main():
         }""")
         facts["divergentRows"] = page.evaluate(
             "[...document.querySelectorAll('#list .row.divergent')].map(r => Number(r.dataset.step))")
+        # What a hostile report could have put in the page as markup: elements the page never
+        # makes, and the page's own text as the reader sees it.
+        facts["foreignElements"] = page.evaluate("""() =>
+            document.querySelectorAll('img, iframe, object, embed, svg, form, link, base').length
+            + Math.max(0, document.querySelectorAll('script').length - 2)
+            + Math.max(0, document.querySelectorAll('meta').length - 4)""")
+        facts["bodyText"] = page.evaluate("document.body.innerText")
+        facts["injected"] = page.evaluate("window.__injected === undefined ? null : String(window.__injected)")
         facts["sharedMarks"] = page.evaluate(
             "document.getElementById('timeline').dataset.sharedMarks || null")
         facts["sharedRows"] = page.evaluate(
