@@ -215,21 +215,10 @@ struct RecordEncoder {
   /// generated code, visiting only what differs; `nil` where it cannot be: a type without it,
   /// redaction (which works on the text), a value that does not encode.
   private func changesFromValues(to state: any Encodable & Sendable) -> [JSONPatchOperation]? {
-    guard self.changesFromValues, self.redactions.state.isEmpty, state is any _StepChanging,
-      let last = self.lastValue, type(of: last) == type(of: state)
+    guard self.changesFromValues, self.redactions.state.isEmpty, let last = self.lastValue,
+      type(of: last) == type(of: state)
     else { return nil }
-    let codec = self.codec
-    var sink = PatchSink { value in
-      // NB: The values most changes hold, as the codec writes them, without writing them.
-      switch value {
-      case let string as String: return .string(string)
-      case let bool as Bool: return .bool(bool)
-      case let int as Int: return .integer(Int64(int))
-      default: return try JSONValue.parse(codec.encode(AnyEncodable(value: value)))
-      }
-    }
-    _StepChanges.value(last, state, at: [], into: &sink)
-    return sink.failure == nil ? sink.operations : nil
+    return JSONPatchOperation.changes(from: last, to: state, codec: self.codec)
   }
 
   /// A state as the recording holds it: encoded and redacted, as JSON.
@@ -315,6 +304,29 @@ struct RecordEncoder {
     if let payload = try? self.codec.encode(note) {
       Framing.append(payload: payload, to: &buffer)
     }
+  }
+}
+
+extension JSONPatchOperation {
+  /// The operations that turn `old` into `new`, worked out from the values by the code the
+  /// `@ObservableState` macro generates (``StepChanges/_StepChanging``), visiting only what
+  /// differs: the operations a comparison of their JSON makes. `nil` where the values cannot
+  /// say: a type without that code, a shared value, a value that does not encode.
+  public static func changes<State>(
+    from old: State, to new: State, codec: any RecordCodec = CompactJSONCodec()
+  ) -> [JSONPatchOperation]? {
+    guard new is any _StepChanging else { return nil }
+    var sink = PatchSink { value in
+      // NB: The values most changes hold, as the codec writes them, without writing them.
+      switch value {
+      case let string as String: return .string(string)
+      case let bool as Bool: return .bool(bool)
+      case let int as Int: return .integer(Int64(int))
+      default: return try JSONValue.parse(codec.encode(AnyEncodable(value: value)))
+      }
+    }
+    _StepChanges.value(old, new, at: [], into: &sink)
+    return sink.failure == nil ? sink.operations : nil
   }
 }
 
