@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: every bundled session, scripted in one place so that the
+// samples regenerate byte for byte.
+
 import ActionLog
 import ComposableArchitecture
 import ExampleFeatures

@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: one export, record kind by record kind, each renumbered,
+// migrated and redacted in the same pass.
+
 import ActionLogScan
 import Foundation
 

@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: the queue, its back-pressure and its thread, which share one
+// lock and read best together.
+
 import Foundation
 
 #if canImport(Glibc)

@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: the recorder's two ways in (a file, a rolling folder) and
+// what the recording reducer calls, around one set of books.
+
 import ActionLog
 import ComposableArchitecture
 import ConcurrencyExtras
