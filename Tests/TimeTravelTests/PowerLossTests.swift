@@ -161,7 +161,7 @@ final class PowerLossChecker: @unchecked Sendable {
   private let lock = NSRecursiveLock()
   private let scratch = TemporaryDirectory()
   private var acknowledged = 0
-  private var generator = SplitMix(seed: 29)
+  private var generator = SplitMix64(seed: 29)
   private var isChecking = false
   private var leftoversSeen = 0
   private var segmentsSeen: Set<String> = []
@@ -262,18 +262,5 @@ final class PowerLossChecker: @unchecked Sendable {
   struct Failure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-  }
-}
-
-/// A seeded generator, so that the random cuts are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { self.state = seed }
-  mutating func next() -> UInt64 {
-    self.state &+= 0x9E37_79B9_7F4A_7C15
-    var z = self.state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

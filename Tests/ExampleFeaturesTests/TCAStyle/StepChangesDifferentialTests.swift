@@ -5,6 +5,7 @@ import ComposableArchitecture
 import Foundation
 import TestSupport
 import Testing
+import TimeTravel
 
 #if !FEATURES_INLINE
   import ExampleFeatures
@@ -82,7 +83,7 @@ enum ChangeMode: Codable, Equatable, Sendable {
 
   @Test func randomEditsGiveTheSameUpdates() throws {
     #expect(ChangeSample() is any _StepChanging)
-    var generator = SplitMix(seed: 0x5EED)
+    var generator = SplitMix64(seed: 0x5EED)
     var state = ChangeSample()
     var steps: [(Int, ChangeSample)] = []
     var nextID = 0
@@ -153,23 +154,14 @@ enum ChangeMode: Codable, Equatable, Sendable {
   }
 }
 
-/// A small seeded generator, so a failure comes back on every run.
-struct SplitMix {
-  var state: UInt64
-  init(seed: UInt64) { self.state = seed }
-  mutating func next() -> UInt64 {
-    self.state &+= 0x9E37_79B9_7F4A_7C15
-    var z = self.state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func next(below bound: Int) -> Int { Int(self.next() % UInt64(bound)) }
+extension SplitMix64 {
+  /// A number below `bound`, from the seeded generator, so a failure comes back on every run.
+  fileprivate mutating func next(below bound: Int) -> Int { Int(self.next() % UInt64(bound)) }
 }
 
 extension ChangeSample {
   /// One random edit.
-  mutating func edit(with generator: inout SplitMix, nextID: inout Int) {
+  mutating func edit(with generator: inout SplitMix64, nextID: inout Int) {
     switch generator.next(below: 18) {
     case 0: self.count += 1
     case 1: self.title = "title \(generator.next(below: 5))"
