@@ -9,7 +9,18 @@ import SwiftSyntaxMacros
 /// The state keeps its stored properties as written, so that its synthesized `Codable`,
 /// `Equatable` and memberwise initializer are the ones a user reads in the declaration: a store
 /// is what observers track, as a whole (see `Store`'s conformance to `Observable`).
-public enum ObservableStateMacro: ExtensionMacro {
+public enum ObservableStateMacro: ExtensionMacro, MemberMacro {
+  /// An enum state's generated decoding, which reads its values as the enum names their types.
+  public static func expansion(
+    of node: AttributeSyntax,
+    providingMembersOf declaration: some DeclGroupSyntax,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [DeclSyntax] {
+    guard !declaration.inherits("ObservableState") else { return [] }
+    return GeneratedCodecMacro.decoderMembers(of: declaration)
+  }
+
   public static func expansion(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
@@ -22,13 +33,15 @@ public enum ObservableStateMacro: ExtensionMacro {
       return []
     }
     guard !declaration.inherits("ObservableState") else { return [] }
+    // The JSON a recording writes of it, as its synthesized `Codable` writes it.
+    let codec = GeneratedCodecMacro.extensions(of: declaration, type: type)
     guard let structDecl = declaration.as(StructDeclSyntax.self) else {
       let decl: DeclSyntax = """
         \(raw: declaration.availability)extension \(type.trimmed): \
         ComposableArchitecture.ObservableState {
         }
         """
-      return [decl.cast(ExtensionDeclSyntax.self)]
+      return [decl.cast(ExtensionDeclSyntax.self)] + codec
     }
     // The fields bindings write, named as a recording names them.
     let fields = Self.storedProperties(of: structDecl).map {
@@ -47,7 +60,7 @@ public enum ObservableStateMacro: ExtensionMacro {
       """
     guard let members = Self.encodedMembers(of: structDecl),
       !declaration.inherits("_StepChanging")
-    else { return [decl.cast(ExtensionDeclSyntax.self)] }
+    else { return [decl.cast(ExtensionDeclSyntax.self)] + codec }
     // What changed, member by member in the order of their names, as the synthesized `Codable`
     // writes them: a property wrapper's value through its storage.
     let comparisons = members.sorted { $0.key < $1.key }.map {
@@ -77,7 +90,7 @@ public enum ObservableStateMacro: ExtensionMacro {
         }
       }
       """
-    return [decl.cast(ExtensionDeclSyntax.self), changes.cast(ExtensionDeclSyntax.self)]
+    return [decl.cast(ExtensionDeclSyntax.self), changes.cast(ExtensionDeclSyntax.self)] + codec
   }
 
   /// The stored properties the synthesized `Codable` writes, by key, with the expression that

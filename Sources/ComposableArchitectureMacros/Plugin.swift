@@ -6,6 +6,7 @@ struct ComposableArchitecturePlugin: CompilerPlugin {
   let providingMacros: [any Macro.Type] = [
     ReducerMacro.self,
     ObservableStateMacro.self,
+    GeneratedCodecMacro.self,
     ObservationStateIgnoredMacro.self,
     ReducerCaseEphemeralMacro.self,
     ReducerCaseIgnoredMacro.self,

@@ -50,10 +50,19 @@ extension ReducerMacro: MemberAttributeMacro {
       return Self.caseAttributes(for: member, in: enumDecl)
     }
     guard declaration.is(StructDeclSyntax.self) else { return [] }
+    if let nested = member.as(StructDeclSyntax.self), nested.name.text == "State",
+      GeneratedCodecMacro.isSynthesizedEncodable(nested)
+    {
+      return ["@ComposableArchitecture._GeneratedCodec"]
+    }
     if let nested = member.as(EnumDeclSyntax.self) {
       let name = nested.name.text
       guard name == "State" || name == "Action" else { return [] }
       var attributes: [AttributeSyntax] = []
+      // NB: The code that writes its JSON as its synthesized `Codable` does.
+      if GeneratedCodecMacro.isSynthesizedEncodable(nested) {
+        attributes.append("@ComposableArchitecture._GeneratedCodec")
+      }
       if !nested.attributes.contains("CasePathable"), !nested.inherits("CasePathable") {
         attributes.append("@CasePathable")
       }
@@ -344,7 +353,7 @@ extension ReducerMacro {
       }
       """,
       """
-      @CasePathable
+      @CasePathable\(raw: conformances.action.contains { $0 == "Codable" || $0 == "Encodable" } ? "\n@ComposableArchitecture._GeneratedCodec" : "")
       \(raw: access)enum Action\(raw: actionInheritance) {
         \(raw: cases.map(\.actionCase).joined(separator: "\n"))
       }

@@ -1,5 +1,6 @@
 import ActionLog
 import ArgumentParser
+import ComposableArchitecture
 import ExampleFeatures
 import Foundation
 
@@ -51,7 +52,9 @@ extension ReplayBench {
   }
 }
 
-/// An action record as the log holds it, for the decoding figures.
+/// An action record as the log holds it, for the decoding figures: with the code the macros
+/// generate, as a recording's own action records have (hand-written there).
+@_GeneratedCodec
 struct TodosActionRecord: Codable {
   var kind: String
   var seq: Int

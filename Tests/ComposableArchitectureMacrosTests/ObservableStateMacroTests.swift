@@ -122,6 +122,29 @@ struct ObservableStateMacroTests {
             && ComposableArchitecture._StepChanges.isIdentical(self.id, other.id)
         }
       }
+
+      extension State: ComposableArchitecture._JSONEncodable {
+        func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+          var object = json.object()
+          try json.member("count", self._count, in: &object)
+          try json.member("id", self.id, in: &object)
+          try json.member("note", self.note, in: &object)
+          try json.member("secret", self.secret, in: &object)
+          try json.member("zebra", self.zebra, in: &object)
+          json.end(object)
+        }
+      }
+
+      extension State: ComposableArchitecture._JSONDecodable {
+        init<Reader: ComposableArchitecture._JSONReading>(_json reader: Reader, at index: Int) throws {
+          try reader.requireObject(at: index)
+          self.zebra = try reader.member("zebra", of: index, at: \Self.zebra)
+          self._count = try reader.member("count", of: index, at: \Self._count)
+          self.note = try reader.member("note", of: index, at: \Self.note)
+          self.secret = try reader.member("secret", of: index, at: \Self.secret)
+          self.id = try reader.member("id", of: index, at: \Self.id)
+        }
+      }
       """#
     }
   }

@@ -447,6 +447,7 @@ struct ReducerMacroTests {
         }
 
         @CasePathable
+        @ComposableArchitecture._GeneratedCodec
         public enum Action: Codable, Equatable {
           case detail(Detail.Action)
           case meeting(Meeting.Action)

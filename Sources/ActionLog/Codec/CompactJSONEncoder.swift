@@ -1,4 +1,5 @@
 import Foundation
+import StepChanges
 
 /// Encodes values as the compact, key-sorted JSON that Foundation's `JSONEncoder` writes with
 /// `[.sortedKeys, .withoutEscapingSlashes]` and its default strategies, byte for byte, with much
@@ -78,6 +79,8 @@ final class JSONStreamWriter: Encoder {
   @exclusivity(unchecked) var frames: [Frame] = []
   @exclusivity(unchecked) var members: [Member] = []
   @exclusivity(unchecked) var slot = Slot(depth: 0, start: 0, key: nil, index: -1)
+  /// The writer that encodes the values generated code hands back.
+  private var nested: JSONStreamWriter?
   @exclusivity(unchecked) var isUnsupported = false
   @exclusivity(unchecked) private var nextFrameID = 0
   @exclusivity(unchecked) var scratch: [UInt8] = []
@@ -280,12 +283,50 @@ final class JSONStreamWriter: Encoder {
       self.isUnsupported = true
       return
     }
+    if self.writesGenerated(value) { return }
     try value.encode(to: self)
     if self.frames.count > self.slot.depth { self.close(downTo: self.slot.depth) }
     // NB: Foundation writes a value inside another that encodes nothing as an empty object.
     if self.output.count == self.slot.start, !isTopLevel {
       self.output.append(UInt8(ascii: "{"))
       self.output.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// Writes `value` with the code its type's macro generated (``StepChanges/_JSONEncodable``),
+  /// the same bytes its `Codable` conformance writes; `false`, with nothing written, when it
+  /// has none or it leaves the value to `Codable` (a value inside that cannot be written so).
+  private func writesGenerated<T: Encodable>(_ value: T) -> Bool {
+    let generated: any _JSONEncodable
+    if let value = value as? any _JSONEncodable {
+      generated = value
+    } else if T.self == AnyEncodable.self,
+      let inner = unsafeBitCast(value, to: AnyEncodable.self).value as? any _JSONEncodable
+    {
+      generated = inner
+    } else {
+      return false
+    }
+    let start = self.output.count
+    var json = _JSONBuffer(fallback: self.fallback)
+    swap(&json.bytes, &self.output)
+    defer { swap(&json.bytes, &self.output) }
+    do {
+      try generated._encodeJSON(into: &json)
+      return true
+    } catch {
+      json.bytes.removeLast(json.bytes.count - start)
+      return false
+    }
+  }
+
+  /// What generated code hands back for a value without generated code: this encoder's way,
+  /// by a writer of its own (nested values each have one), or Foundation's when it gives up.
+  private var fallback: (any Encodable, inout [UInt8]) throws -> Void {
+    { [unowned self] value, bytes in
+      let nested = self.nested ?? JSONStreamWriter()
+      self.nested = nested
+      guard nested.encode(value, appendingTo: &bytes) else { throw _JSONUnsupported() }
     }
   }
 

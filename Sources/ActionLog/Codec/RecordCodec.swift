@@ -58,6 +58,16 @@ public struct CompactJSONCodec: RecordCodec {
   public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
     try TapeJSONDecoder().decode(type, from: bytes)
   }
+
+  /// The value as its type's generated code alone reads it (``StepChanges/_JSONDecodable``):
+  /// `nil` when it has none, or leaves the value to `Codable`.
+  @_spi(Internals)
+  public func decodeByGeneratedCode<T: Decodable>(
+    _ type: T.Type, from bytes: UnsafeRawBufferPointer
+  ) -> T? {
+    guard let tape = try? JSONTape(bytes) else { return nil }
+    return TapeDocument(tokens: tape.tokens, bytes: bytes).generated(type, at: 0)
+  }
 }
 
 /// The record codec built on Foundation's `JSONEncoder` and `JSONDecoder`.

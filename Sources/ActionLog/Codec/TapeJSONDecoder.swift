@@ -94,16 +94,17 @@ final class TapeDocument {
       }
       return decimal as! T
     }
-    if T.self == UUID.self, let uuid = self.uuid(at: index) {
+    if T.self == UUID.self, let uuid = self.parsedUUID(at: index) {
       // NB: The usual form read here; anything else as UUID reads itself, errors included.
       return uuid as! T
     }
+    if let value = self.generated(type, at: index) { return value }
     return try T(from: TapeDecoder(document: self, index: index, path: path))
   }
 
   /// A UUID written as `UUID(uuidString:)` reads it (36 characters, hyphens at 8, 13, 18, 23),
   /// without making a string of it; `nil` for anything else.
-  func uuid(at index: Int) -> UUID? {
+  func parsedUUID(at index: Int) -> UUID? {
     let token = self.tokens[index]
     guard token.kind == .string, token.length == 36 else { return nil }
     let text = self.bytes(of: token)

@@ -75,10 +75,24 @@ public enum _SynthesizedConformance {
 /// names the field a ``BindingAction`` writes, and works out what changed from one value to the
 /// next (``StepChanges/_StepChanging``), which a recorder writes without encoding the state.
 @attached(
-  extension, conformances: ObservableState, _BindableFields, _StepChanging,
-  names: named(_$bindableFields), named(_appendStepChanges), named(_isIdentical))
+  extension, conformances: ObservableState, _BindableFields, _StepChanging, _JSONEncodable,
+  _JSONDecodable,
+  names: named(_$bindableFields), named(_appendStepChanges), named(_isIdentical),
+  named(_encodeJSON), named(init(_json:at:)))
+@attached(member, names: named(init(_json:at:)))
 public macro ObservableState() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")
+
+/// Generates, for a struct or enum whose `Codable` conformance is synthesized, the code that
+/// writes its JSON as that conformance does, which a recording uses in its place
+/// (``StepChanges/_JSONEncodable``). ``Reducer()`` puts it on a feature's `Action`;
+/// ``ObservableState()`` writes the same code.
+@attached(
+  extension, conformances: _JSONEncodable, _JSONDecodable, names: named(_encodeJSON),
+  named(init(_json:at:)))
+@attached(member, names: named(init(_json:at:)))
+public macro _GeneratedCodec() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "GeneratedCodecMacro")
 
 /// Marks a case of a ``Reducer()`` enum whose state is data presented without a reducer.
 @attached(peer)

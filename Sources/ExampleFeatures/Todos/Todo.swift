@@ -2,7 +2,7 @@ import ComposableArchitecture
 import Foundation
 
 /// One row of the todo list.
-public struct Todo: Reducer, Sendable {
+@Reducer public struct Todo: Sendable {
   @ObservableState
   public struct State: Equatable, Codable, Identifiable, Sendable {
     public var description: String

@@ -3,7 +3,7 @@ import Foundation
 
 /// A todo list: add, edit, complete, delete and filter todos. A second after a todo is completed,
 /// completed todos sink below the others; completing another within that second restarts the wait.
-public struct Todos: Reducer, Sendable {
+@Reducer public struct Todos: Sendable {
   @ObservableState
   public struct State: Equatable, Codable, Sendable {
     public var filter: Filter = .all
