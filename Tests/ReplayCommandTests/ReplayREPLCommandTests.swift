@@ -216,8 +216,9 @@ import TimeTravel
             {"decrementButtonTapped":{}}, {"factButtonTapped":{}}, {"factFailed":{"_0":"the \
             server is asleep"}}, {"factResponse":{"_0":"2 is a prime number."}}, \
             {"incrementButtonTapped":{}}
-            send needs an action as JSON, as the recording holds it (see "action"): send \
-            {"incrementButtonTapped":{}}
+            send needs an action, written as the REPL prints it (send .incrementButtonTapped, \
+            send .todos(.element(id: UUID(…), action: .checkBoxToggled))) or as the recording's \
+            JSON (see "action"): send {"incrementButtonTapped":{}}
 
             """,
           errors: ""
@@ -453,6 +454,32 @@ struct Thermostat: Reducer {
 
         """#
     )
+  }
+
+  @Test func sendTakesAnActionAsPrintedWithTabCompletionAndColumnsInItsErrors() async throws {
+    let output = try await self.terminal(
+      ["Recordings/todos.actionlog"],
+      keys: [
+        "goto 60\\r", "send .todos(.elem\\t",
+        #"(id: UUID(00000000-0000-0000-0000-000000000006), action: .textFieldChanged(\"BX\")))\r"#,
+        "send .todos(.element(id: 1\\r", #"send .filterPicked(\"Active\r"#, "send todos(]\\r",
+        "\\x04",
+      ],
+      home: TemporaryDirectory(), noColor: true
+    )
+    // TAB completes the case name; the action, sent, changes what the step changed.
+    #expect(output.contains(#"'send .todos(.elem\r\x1b[43Gent'"#), "\(output)")
+    #expect(output.contains(#"-       description: "B",\r\n+       description: "BX","#))
+    // Three malformed actions: each names the column and what was expected there.
+    #expect(
+      output.contains(
+        #"send: column 22: expected "," or ")" after an argument, found the end of the line"#))
+    #expect(
+      output.contains(#"send: column 22: expected a closing quote, found the end of the line"#))
+    #expect(
+      output.contains(
+        #"send: column 7: expected a value (a case such as .name, a string, a number, true, false, nil, [, \\.field or a type), found "]""#
+      ))
   }
 
   @Test func ctrlCAbandonsALineAndInterruptsASearch() async throws {

@@ -99,9 +99,19 @@ public struct JSONPatchOperation: Sendable, Hashable, Codable, CustomStringConve
   }
 
   static func pointer(_ path: [String]) -> String {
-    path.map {
-      "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
-    }.joined()
+    var pointer = ""
+    for token in path {
+      pointer.append("/")
+      // NB: Most tokens hold neither `~` nor `/`, and are written as they are.
+      guard token.utf8.contains(where: { $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") })
+      else {
+        pointer.append(token)
+        continue
+      }
+      pointer.append(
+        token.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"))
+    }
+    return pointer
   }
 
   /// The reference tokens of a JSON Pointer; `nil` when it is not one.

@@ -1,7 +1,8 @@
 import TimeTravel
 
 /// Completes what is typed at the prompt: command names, then what the command takes (state
-/// paths for `print` and `watch`, action case names for `break` and `find`, commands for `help`).
+/// paths for `print` and `watch`, action case names for `break`, `find` and after a dot in
+/// `send`, commands for `help`).
 struct Completer {
   /// What can complete the word at the cursor.
   struct Completion: Equatable {
@@ -49,6 +50,14 @@ struct Completer {
     case ("print", 2), ("watch", 2):
       let paths = StatePath.completions(of: word, in: self.state())
       return Completion(word: word, candidates: paths.sorted(), endsWord: false)
+    case ("send", _):
+      // A case name after a dot: `.todos(.elem` completes to `.element`.
+      guard let dot = line.lastIndex(of: "."),
+        line[line.index(after: dot)...].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+      else { return Completion(word: "", candidates: [], endsWord: false) }
+      let fragment = String(line[line.index(after: dot)...])
+      let names = self.caseNames().filter { $0.hasPrefix(fragment) }
+      return Completion(word: fragment, candidates: names.sorted(), endsWord: false)
     case ("break", 2), ("find", 2):
       let names = self.caseNames().filter { $0.hasPrefix(word) }
       return Completion(word: word, candidates: names.sorted(), endsWord: true)
