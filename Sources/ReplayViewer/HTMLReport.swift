@@ -34,12 +34,20 @@ public enum HTMLReport {
     public var fileName: String?
     /// The verdict of a replay, highlighted in the page.
     public var verdict: Verdict?
+    /// Each action as Swift prints it (`Todos.Action.todos(.element(id: …, action: …))`), by
+    /// sequence number: what the page shows for an action when its feature's types are known.
+    /// Without it, the page writes actions in Swift from their JSON alone.
+    public var actionText: (@Sendable (Int) -> String?)?
 
     /// Creates options.
-    public init(maximumActions: Int = 250_000, fileName: String? = nil, verdict: Verdict? = nil) {
+    public init(
+      maximumActions: Int = 250_000, fileName: String? = nil, verdict: Verdict? = nil,
+      actionText: (@Sendable (Int) -> String?)? = nil
+    ) {
       self.maximumActions = max(1, maximumActions)
       self.fileName = fileName
       self.verdict = verdict
+      self.actionText = actionText
     }
   }
 
@@ -148,6 +156,11 @@ public enum HTMLReport {
         "step": verdict.step.map { .integer(Int64($0)) } ?? .null,
         "text": .string(verdict.text),
       ])
+    }
+    if let actionText = options.actionText, leftOut < recording.count {
+      // NB: Aligned with the actions; `null` where the type does not print it.
+      info["actionTexts"] = .array(
+        ((leftOut + 1)...recording.count).map { actionText($0).map(JSONValue.string) ?? .null })
     }
     output += Array(#","info":"#.utf8)
     JSONValue.object(info).write(into: &output)

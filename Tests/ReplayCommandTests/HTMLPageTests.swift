@@ -70,6 +70,13 @@ struct HTMLPageTests {
     var caseFilter: CaseFilter?
     var colorScheme: String?
     var darkColorScheme: String?
+    struct Step: Decodable {
+      var step: Int
+      var row: String?
+      var action: String?
+      var labels: [String]
+    }
+    var everyStep: [Step]?
   }
 
   func page(
@@ -176,6 +183,41 @@ struct HTMLPageTests {
           || count == "\(recording.count)", "\(filter)")
     }
     #expect(facts.colorScheme != facts.darkColorScheme, "the page follows prefers-color-scheme")
+  }
+
+  @Test(arguments: HeadlessBrowser.bundled)
+  func eachActionIsShownAsTheREPLPrintsItAndTheStateWithTheUsersNames(_ file: String) async throws {
+    let directory = TemporaryDirectory()
+    let recording = try Recording(contentsOf: recordingsFolder.appendingPathComponent(file))
+    let facts = try await self.page("Recordings/\(file)", in: directory, browser: ["--every-step"])
+    #expect(facts.errors == [], "the page's errors")
+    // The REPL's printing of each step's action, from `goto`.
+    let listing = try await run(
+      "replay", ["Recordings/\(file)"],
+      input: (1...recording.count).map { "goto \($0)\n" }.joined(), in: Self.root)
+    let line = /^ *(\d+)\/\d+  \+\S+  (?:send|effect ← \d+|effect)  (.+)$/
+    var printed: [Int: String] = [:]
+    for text in listing.output.split(separator: "\n") {
+      if let match = try? line.wholeMatch(in: String(text)) {
+        printed[Int(match.1)!] = String(match.2)
+      }
+    }
+    let steps = facts.everyStep ?? []
+    #expect(steps.count == recording.count)
+    #expect(printed.count == recording.count, "\(listing.output.prefix(500))")
+    for step in steps {
+      let repl = try #require(printed[step.step], "step \(step.step) printed")
+      #expect(step.action == repl, "\(file) step \(step.step)")
+      // The list: the same, without the type, shortened.
+      let short = repl.replacing(
+        /^[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*(?=\.[a-z_`])/, with: "")
+      #expect(
+        step.row == (short.count > 120 ? String(short.prefix(119)) + "…" : short),
+        "\(file) step \(step.step)")
+      // No level of the state tree is named as `Codable` names an unlabelled value.
+      let codableLabels = step.labels.filter { $0.wholeMatch(of: #/_\d+: /#) != nil }
+      #expect(codableLabels.isEmpty, "\(file) step \(step.step): \(codableLabels)")
+    }
   }
 
   /// Text that would run, fetch, or take the page's own place if it were spliced in as markup

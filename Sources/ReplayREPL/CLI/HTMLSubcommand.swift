@@ -2,6 +2,7 @@ import ActionLog
 import ArgumentParser
 import Foundation
 import ReplayViewer
+import TimeTravel
 
 extension ReplayCommand {
   /// `replay html FILE -o report.html`: the recording as one self-contained page.
@@ -59,7 +60,8 @@ extension ReplayCommand {
           summary = try HTMLReport.write(
             recording, to: destination,
             options: HTMLReport.Options(
-              maximumActions: self.maxActions, fileName: self.recording.name, verdict: verdict))
+              maximumActions: self.maxActions, fileName: self.recording.name, verdict: verdict,
+              actionText: Self.actionTexts(of: recording)))
         } catch let error as ActionLogError {
           throw CommandFailure(error.description)
         } catch let error as HTMLReport.WriteFailure {
@@ -70,6 +72,16 @@ extension ReplayCommand {
     }
 
     /// What today's reducer makes of the recording.
+    /// Each action as the REPL prints it, when this replay knows the feature's types: the
+    /// page shows the same text.
+    static func actionTexts(of recording: Recording) -> (@Sendable (Int) -> String?)? {
+      guard let feature = ReplayCommand.feature(recording.header.feature),
+        let session = try? feature.open(recording)
+      else { return nil }
+      let texts = LockIsolatedTexts(session: session)
+      return { seq in texts.text(at: seq) }
+    }
+
     private func verdict(of recording: Recording) throws -> HTMLReport.Verdict {
       let feature = try ReplayCommand.requireFeature(of: recording)
       let session = try feature.open(recording)
@@ -107,6 +119,22 @@ extension ReplayCommand {
               ?? "today's reducer reproduces every step"))
       }
       print(lines.joined(separator: "\n"))
+    }
+  }
+}
+
+/// A session's printed actions, read from one thread at a time.
+private final class LockIsolatedTexts: @unchecked Sendable {
+  private let session: any TimelineSession
+  private let lock = NSLock()
+
+  init(session: any TimelineSession) {
+    self.session = session
+  }
+
+  func text(at seq: Int) -> String? {
+    self.lock.withLock {
+      (try? self.session.actionText(at: seq)).map(oneLine)
     }
   }
 }

@@ -67,12 +67,41 @@
     return descend(value).parts.join(".") || "(value)";
   }
 
-  function payloadPreview(value) {
-    const node = descend(value).payload;
-    if (node === null || node === undefined) return "";
-    if (typeof node === "object" && Object.keys(node).length === 0) return "";
-    const json = JSON.stringify(node);
-    return json.length > 80 ? json.slice(0, 79) + "…" : json;
+  // An action in Swift: as the REPL prints it when the page was made with the feature's types,
+  // otherwise written from its JSON (`{"todos":{"_0":…}}` as `.todos(…)`).
+  const UUID_PATTERN = /^[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}$/;
+  function swiftValue(value, depth) {
+    if (depth > 64) return "…";
+    if (value === null || value === undefined) return "nil";
+    if (typeof value === "string") return UUID_PATTERN.test(value) ? "UUID(" + value.toUpperCase() + ")" : JSON.stringify(value);
+    if (typeof value !== "object") return String(value);
+    if (Array.isArray(value)) return "[" + value.map((element) => swiftValue(element, depth + 1)).join(", ") + "]";
+    const keys = Object.keys(value);
+    if (keys.length === 1 && value[keys[0]] !== null && typeof value[keys[0]] === "object" && !Array.isArray(value[keys[0]])) {
+      const payload = value[keys[0]];
+      const arguments_ = swiftArguments(payload, depth);
+      return "." + keys[0] + (arguments_ === "" ? "" : "(" + arguments_ + ")");
+    }
+    return "(" + swiftArguments(value, depth) + ")";
+  }
+  function swiftArguments(object, depth) {
+    return Object.entries(object)
+      .sort(([a], [b]) => (/^_\d+$/.test(a) && /^_\d+$/.test(b)) ? Number(a.slice(1)) - Number(b.slice(1)) : 0)
+      .map(([key, member]) => (/^_\d+$/.test(key) ? "" : key + ": ") + swiftValue(member, depth + 1)).join(", ");
+  }
+  function actionSwift(index) {
+    const texts = info.actionTexts;
+    const text = texts && typeof texts[index] === "string" ? texts[index] : null;
+    return text !== null ? text : swiftValue(actions[index].value, 0);
+  }
+  // Without the action's type: `.todos(…)` for `Todos.Action.todos(…)`.
+  function swiftWithoutType(index) {
+    return actionSwift(index).replace(/^[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*(?=\.[a-z_`])/, "");
+  }
+  // The list's shorter form: without the type, at most 120 characters.
+  function shortSwift(index) {
+    const text = swiftWithoutType(index);
+    return text.length > 120 ? text.slice(0, 119) + "…" : text;
   }
 
   function stepOf(index) { return first + index; }
@@ -281,13 +310,21 @@
   // A collapsible tree of a JSON value; children are built when a node is first opened.
   // `depth` levels are open from the start.
   function tree(value, label, depth) {
+    // NB: An enum's unlabelled value (`_0` in its JSON) is shown in the case's place, and
+    // several as their positions: the names are the user's, not `Codable`'s.
+    if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+      const keys = Object.keys(value);
+      if (keys.length === 1 && keys[0] === "_0") return tree(value._0, label, depth);
+    }
     if (value === null || typeof value !== "object") {
       const leaf = el("div", { class: "leaf" });
       if (label != null) leaf.append(el("span", { class: "key", text: label + ": " }));
       leaf.append(valueNode(value));
       return leaf;
     }
-    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    const entries = Array.isArray(value)
+      ? value.map((v, i) => [String(i), v])
+      : Object.entries(value).map(([key, member]) => [/^_\d+$/.test(key) ? key.slice(1) : key, member]);
     const details = el("details", { "data-path": label == null ? "" : label });
     const summary = el("summary");
     if (label != null) summary.append(el("span", { class: "key", text: label + ": " }));
@@ -388,8 +425,7 @@
         el("span", { class: "step", text: String(step) }),
         el("span", { class: "time", text: "+" + seconds(action.time) }),
         el("span", { class: "origin " + action.source, text: action.source === "effect" ? "effect" + (action.trigger != null ? " ←" + action.trigger : "") : "send" }),
-        el("span", { class: "name", text: " " + caseNames[index] }),
-        el("span", { class: "payload muted", text: " " + payloadPreview(action.value) }),
+        el("span", { class: "name", text: " " + shortSwift(index) }),
         notesByStep.has(step) ? el("span", { class: "note-mark", text: "  ✎" }) : null,
         sharedByStep.has(step) ? el("span", { class: "shared-mark", title: sharedTitle(step), text: "  ⇣" }) : null,
       );
@@ -407,7 +443,7 @@
     const query = $("search").value.trim().toLowerCase();
     const kind = $("case-filter").value;
     if (query && searchTexts === null) {
-      searchTexts = actions.map((action, index) => (caseNames[index] + " " + JSON.stringify(action.value)).toLowerCase());
+      searchTexts = actions.map((action, index) => (swiftWithoutType(index) + " " + caseNames[index] + " " + JSON.stringify(action.value)).toLowerCase());
     }
     visible = [];
     for (let index = 0; index < actions.length; index++) {
@@ -487,7 +523,7 @@
     detail.append(origin);
 
     detail.append(el("h3", { text: "Action" }));
-    detail.append(el("p", {}, el("strong", { text: caseNames[index] }), " ", el("span", { class: "muted", text: payloadPreview(action.value) })));
+    detail.append(el("p", { class: "action-swift" }, el("code", { text: actionSwift(index) })));
     const actionTree = el("div", { class: "tree action-tree" });
     actionTree.append(tree(action.value, null, 12));
     detail.append(actionTree);

@@ -61,6 +61,7 @@ def main():
     step = option("--step")
     dump = option("--dump-data")
     show_more = "--show-more" in arguments
+    every_step = "--every-step" in arguments
     executable = chromium_path()
     if executable is None:
         print("Chromium is missing: apt-get install -y chromium", file=sys.stderr)
@@ -178,6 +179,35 @@ def main():
             "[...document.querySelectorAll('#list .row .shared-mark')].map(m => Number(m.parentElement.dataset.step))")
         facts["initial"] = selected()
         facts["colorScheme"] = page.evaluate("getComputedStyle(document.body).backgroundColor")
+
+        # Every step, as a reader goes through them: the list's row and the step's action, and
+        # the labels of the state tree opened all the way.
+        if every_step:
+            page.focus("#list")
+            page.keyboard.press("Home")
+            steps = []
+            for _ in range(facts["actions"]):
+                for _ in range(64):
+                    opened = page.evaluate("""() => {
+                        const closed = [...document.querySelectorAll('#detail .state-tree details:not([open])')];
+                        closed.forEach(d => { d.open = true; });
+                        return closed.length;
+                    }""")
+                    if opened == 0:
+                        break
+                    page.wait_for_timeout(1)
+                steps.append(page.evaluate("""() => {
+                    const detail = document.getElementById('detail');
+                    const row = document.querySelector('#list .row.selected .name');
+                    return {
+                        step: Number(detail.dataset.step),
+                        row: row ? row.textContent.trim() : null,
+                        action: (detail.querySelector('.action-swift code') || {}).textContent || null,
+                        labels: [...detail.querySelectorAll('.state-tree .key')].map(k => k.textContent),
+                    };
+                }"""))
+                page.keyboard.press("ArrowDown")
+            facts["everyStep"] = steps
 
         # Keyboard: the first step, then two down and one up.
         page.focus("#list")
