@@ -170,6 +170,24 @@ extension ReducerMacro: MemberMacro {
       members.append(
         "\(raw: access)let body = ComposableArchitecture.EmptyReducer<State, Action>()")
     }
+    // The body, built once rather than for every action (its builder's key paths and case key
+    // paths are made again each time it is read), when the feature has nested `State` and
+    // `Action` types and no `reduce` of its own.
+    if let body, !body.decl.isStatic, body.binding.accessorBlock != nil, reduce == nil,
+      !namesItsTypes, !declaration.declaresType("_$bodyCache")
+    {
+      members.append(
+        """
+        let _$bodyCache = ComposableArchitecture._ReducerBodyCache<Self>()
+        """)
+      members.append(
+        """
+        \(raw: access)func reduce(\
+        into state: inout State, action: Action) -> ComposableArchitecture.Effect<Action> {
+          self._$bodyCache.body(of: self).reduce(into: &state, action: action)
+        }
+        """)
+    }
     return members
   }
 

@@ -45,6 +45,12 @@ struct ReducerMacroTests {
             return .none
           }
         }
+
+        let _$bodyCache = ComposableArchitecture._ReducerBodyCache<Self>()
+
+        func reduce(into state: inout State, action: Action) -> ComposableArchitecture.Effect<Action> {
+          self._$bodyCache.body(of: self).reduce(into: &state, action: action)
+        }
       }
 
       extension Feature: ComposableArchitecture.Reducer {
@@ -84,6 +90,12 @@ struct ReducerMacroTests {
         var body: some ReducerOf<Self> {
           EmptyReducer()
         }
+
+        let _$bodyCache = ComposableArchitecture._ReducerBodyCache<Self>()
+
+        func reduce(into state: inout State, action: Action) -> ComposableArchitecture.Effect<Action> {
+          self._$bodyCache.body(of: self).reduce(into: &state, action: action)
+        }
       }
 
       extension Feature: ComposableArchitecture.Reducer {
@@ -121,6 +133,12 @@ struct ReducerMacroTests {
         @ReducerBuilder<State, Action>
         var body: some ReducerOf<Self> {
           EmptyReducer()
+        }
+
+        let _$bodyCache = ComposableArchitecture._ReducerBodyCache<Self>()
+
+        func reduce(into state: inout State, action: Action) -> ComposableArchitecture.Effect<Action> {
+          self._$bodyCache.body(of: self).reduce(into: &state, action: action)
         }
       }
       """

@@ -39,7 +39,8 @@
 /// actions are its buttons'); a case of several values, or marked ``ReducerCaseIgnored()``, holds
 /// them as they are and has no actions.
 @attached(extension, conformances: Reducer, CaseReducer)
-@attached(member, names: named(State), named(Action), named(body))
+@attached(
+  member, names: named(State), named(Action), named(body), named(_$bodyCache), named(reduce))
 @attached(memberAttribute)
 public macro Reducer() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerMacro")
@@ -47,7 +48,8 @@ public macro Reducer() =
 /// ``Reducer()`` on an enum of features, with conformances for the `State` and `Action` it
 /// makes: `@Reducer(state: .codable, .equatable, action: .codable, .equatable)`.
 @attached(extension, conformances: Reducer, CaseReducer)
-@attached(member, names: named(State), named(Action), named(body))
+@attached(
+  member, names: named(State), named(Action), named(body), named(_$bodyCache), named(reduce))
 @attached(memberAttribute)
 public macro Reducer(
   state: _SynthesizedConformance...,
