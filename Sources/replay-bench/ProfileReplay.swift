@@ -32,6 +32,14 @@ struct ProfileReplay: ParsableCommand {
     for action in actions { replayer.apply(action, to: &replayed) }
     let replaying = ContinuousClock.now - start
 
+    // The same in a batch, as a timeline replays: the dependencies installed once.
+    start = ContinuousClock.now
+    var batched = try replayer.initialState()
+    replayer.batch {
+      for action in actions { replayer.apply(action, to: &batched) }
+    }
+    let batching = ContinuousClock.now - start
+
     // The reducer with nothing around each step: dependencies set once for the whole run.
     start = ContinuousClock.now
     var reduced = try replayer.initialState()
@@ -58,9 +66,11 @@ struct ProfileReplay: ParsableCommand {
 
     ReplayBench.row("decode", decoding, per: steps)
     ReplayBench.row("replay decoded actions", replaying, per: steps)
+    ReplayBench.row("  in a batch", batching, per: steps)
     ReplayBench.row("reducer alone", reducing, per: steps)
     ReplayBench.row("continue, breakpoint", searching, per: recording.count)
     ReplayBench.row("continue, + watchpoint", searchingAndWatching, per: recording.count)
     if replayed != reduced { print("  (the reducer alone ended in another state)") }
+    if replayed != batched { print("  (the batch ended in another state)") }
   }
 }

@@ -17,13 +17,16 @@ public final class DependencyPlayback: Sendable {
   public func install(_ dependencies: [RecordableDependency], into values: inout DependencyValues) {
     for dependency in dependencies {
       let name = dependency.name
-      dependency.replay(&values) { [weak self] in
-        self?.storage.withValue {
-          if let value = $0.remaining[name]?.popFirst() { return value }
-          $0.overruns[name, default: 0] += 1
-          return nil
-        }
-      }
+      dependency.replay(&values) { [weak self] in self?.next(name) }
+    }
+  }
+
+  /// The next recorded value of dependency `name`, or `nil` (an overrun) when none is left.
+  func next(_ name: String) -> String? {
+    self.storage.withValue {
+      if let value = $0.remaining[name]?.popFirst() { return value }
+      $0.overruns[name, default: 0] += 1
+      return nil
     }
   }
 
@@ -37,4 +40,20 @@ public final class DependencyPlayback: Sendable {
   public var unread: [String: Int] {
     self.storage.value.remaining.compactMapValues { $0.isEmpty ? nil : $0.count }
   }
+}
+
+/// Replaying dependencies installed once for many steps: each reads the playback of the step
+/// being replayed, which the replayer sets before the step and clears after it.
+final class PlaybackBatch: @unchecked Sendable {
+  /// The replayer whose dependencies are installed.
+  let owner: AnyObject
+  /// The playback of the step running, on the batch's own thread.
+  var playback: DependencyPlayback?
+
+  init(owner: AnyObject) {
+    self.owner = owner
+  }
+
+  /// The batch the current task replays in, if any.
+  @TaskLocal static var current: PlaybackBatch?
 }

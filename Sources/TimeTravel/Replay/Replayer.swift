@@ -14,6 +14,9 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
   public let dependencies: [RecordableDependency]
   /// The shared values of the state being replayed, and the recording's changes to them.
   let shared: SharedReplay
+  /// Who this replayer is, to the batches it runs (``batch(_:)``).
+  private let identity = Identity()
+  private final class Identity: Sendable {}
 
   /// Prepares to replay `recording` with `reducer`.
   public init(
@@ -89,6 +92,22 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
       action, seq: 0, origin: .send, captured: CapturedValues(), recordedEffects: nil, on: &state)
   }
 
+  /// Runs `body`, whose steps replay with their dependencies installed once for all of them
+  /// rather than for each: each step's recorded values are swapped in as it runs. What the
+  /// steps do is the same; a loop over many steps pays less for each.
+  public func batch<T>(_ body: () throws -> T) rethrows -> T {
+    if PlaybackBatch.current?.owner === self.identity { return try body() }
+    let batch = PlaybackBatch(owner: self.identity)
+    return try withDependencies {
+      for dependency in self.dependencies {
+        let name = dependency.name
+        dependency.replay(&$0) { [batch] in batch.playback?.next(name) }
+      }
+    } operation: {
+      try PlaybackBatch.$current.withValue(batch) { try body() }
+    }
+  }
+
   private func run(
     _ action: R.Action,
     seq: Int,
@@ -103,7 +122,12 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     let reduce = {
       withIssueReporters([issues]) {
         ActionContext.$current.withValue(context) {
-          withDependencies {
+          if let batch = PlaybackBatch.current, batch.owner === self.identity {
+            batch.playback = playback
+            defer { batch.playback = nil }
+            return self.reducer.reduce(into: &state, action: action)
+          }
+          return withDependencies {
             playback.install(self.dependencies, into: &$0)
           } operation: {
             self.reducer.reduce(into: &state, action: action)

@@ -136,6 +136,22 @@ extension Timeline {
     willReplay: (_ step: Int) -> Void = { _ in },
     isCancelled: () -> Bool = { false }
   ) throws -> Divergence? {
+    // NB: Every step with the replaying dependencies installed once.
+    try self.replayer.batch {
+      try self.verifySteps(
+        finalStateOnly: finalStateOnly, everyStep: everyStep, normalizing: normalize,
+        effects: effects, willReplay: willReplay, isCancelled: isCancelled)
+    }
+  }
+
+  private func verifySteps(
+    finalStateOnly: Bool,
+    everyStep: Bool,
+    normalizing normalize: (inout R.State) -> Void,
+    effects: EffectComparison,
+    willReplay: (_ step: Int) -> Void,
+    isCancelled: () -> Bool
+  ) throws -> Divergence? {
     if everyStep, !finalStateOnly, self.recording.header.hasStepUpdates,
       R.State.self is any Encodable.Type
     {

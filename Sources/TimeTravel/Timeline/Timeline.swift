@@ -138,9 +138,11 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
       ?? (start == 0
         ? try self.replayer.initialState()
         : try self.replayer.checkpoint(after: start))
-    for next in stride(from: start + 1, through: step, by: 1) {
-      try self.replayer.apply(next, to: &current)
-      self.cache.insert(self.keep(current), at: next)
+    try self.replayer.batch {
+      for next in stride(from: start + 1, through: step, by: 1) {
+        try self.replayer.apply(next, to: &current)
+        self.cache.insert(self.keep(current), at: next)
+      }
     }
     return current
   }
