@@ -15,6 +15,10 @@ struct StepV2: Codable, Equatable {
   var note: String
 }
 
+struct StepV2Renamed: Codable, Equatable {
+  var amount: Int
+}
+
 enum Command: Codable, Equatable {
   case added(Int)
   case wrapped(Inner)
@@ -59,6 +63,32 @@ enum Command: Codable, Equatable {
     // The original reads as it was recorded, and a recording at the schema's version pays nothing.
     #expect(try recording.action(3, as: Step.self).action == Step(number: 3))
     #expect(try recording.migrated(to: .initial) === recording)
+  }
+
+  @Test func onlyRecordsHoldingARenamedKeyChange() throws {
+    let recording = try self.recording()
+    let renamed = try recording.migrated(
+      to: FeatureSchema(
+        version: 2,
+        migrations: [Migration(from: 1, .renameField("number", to: "amount", of: .actions))]))
+    // Every action holds "number": each is renamed, and nothing else in it changes.
+    for seq in 1...recording.count {
+      let original = try recording.actionJSON(seq)
+      let migratedJSON = try renamed.actionJSON(seq)
+      let expected = original.replacingOccurrences(of: #""number""#, with: #""amount""#)
+      #expect(
+        try JSONValue.parse(Array(migratedJSON.utf8)) == JSONValue.parse(Array(expected.utf8)),
+        "\(original) → \(migratedJSON)")
+      #expect(try renamed.action(seq, as: StepV2Renamed.self).action.amount > 0)
+    }
+    // A key no record holds: the records are read as they were written.
+    let untouched = try recording.migrated(
+      to: FeatureSchema(
+        version: 2,
+        migrations: [Migration(from: 1, .renameField("absent", to: "present", of: .actions))]))
+    for seq in 1...recording.count {
+      #expect(try untouched.actionJSON(seq) == recording.actionJSON(seq))
+    }
   }
 
   @Test func withoutTheMigrationTheMessageWritesTheStep() throws {

@@ -147,6 +147,20 @@ public struct MigrationStep: Sendable, CustomStringConvertible {
     return ".\(name)(\(arguments.joined(separator: ", ")))"
   }
 
+  /// The key the step looks for, quoted as a record writes it, when the step can change
+  /// nothing in a record that does not hold it: a rename's old name, a removed member's.
+  var needle: [UInt8]? {
+    guard self.problem == nil else { return nil }
+    switch self.operation {
+    case .rename(let old, _), .remove(let old):
+      var bytes: [UInt8] = []
+      JSONString.write(old, into: &bytes)
+      return bytes
+    case .add, .custom:
+      return nil
+    }
+  }
+
   /// Applies the step to one value of its part (a state, an action or captured values): how a
   /// test checks a migration on the JSON it changes.
   public func apply(to value: inout JSONValue) throws {

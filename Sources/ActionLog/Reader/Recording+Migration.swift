@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import ActionLogScan
 import Foundation
 
@@ -50,18 +55,88 @@ extension Recording {
   func migrate(
     _ payload: UnsafeRawBufferPointer, part: RecordPart, line: LineRange, steps: [MigrationStep]
   ) throws -> [UInt8] {
+    let fields: [(MigrationStep.Part, String)]
+    switch part {
+    case .header: fields = [(.states, "initialState")]
+    case .checkpoint: fields = [(.states, "value")]
+    case .action: fields = [(.actions, "value"), (.dependencies, "uses")]
+    }
+    // NB: Only the fields the steps change are parsed and written again; the rest of the
+    // record (an action's update, its effects) keeps its bytes.
+    let kinds = Set(steps.map(\.part))
+    // NB: A record that holds none of the keys its steps rename or remove is left as it is.
+    let relevant = steps.filter { step in fields.contains { $0.0 == step.part } }
+    let needles = relevant.map(\.needle)
+    if !needles.contains(where: { $0 == nil }),
+      !needles.contains(where: { Self.contains(payload, $0!) })
+    {
+      return Array(payload)
+    }
+    var output = Array(payload)
+    var replacements: [(range: Range<Int>, bytes: [UInt8])] = []
+    guard let tape = try? JSONTape(payload), let root = tape.tokens.first, root.kind == .object
+    else { return try self.migrateWhole(payload, fields: fields, line: line, steps: steps) }
+    var member = 1
+    var seen: Set<String> = []
+    while member < Int(root.end) {
+      let key = tape.tokens[member]
+      let valueIndex = member + 1
+      member = Int(tape.tokens[valueIndex].end)
+      guard key.kind == .string else {
+        return try self.migrateWhole(payload, fields: fields, line: line, steps: steps)
+      }
+      let name = String(
+        decoding: UnsafeRawBufferPointer(
+          rebasing: payload[Int(key.start)..<Int(key.start) + Int(key.length)]),
+        as: UTF8.self)
+      // NB: The first of two members of the same name is the one a decoder reads.
+      guard !seen.contains(name) else { continue }
+      seen.insert(name)
+      guard let (kind, _) = fields.first(where: { $0.1 == name }), kinds.contains(kind) else {
+        continue
+      }
+      let token = tape.tokens[valueIndex]
+      let isString = token.kind == .string || token.kind == .escapedString
+      let start = Int(token.start) - (isString ? 1 : 0)
+      let end = Int(token.start) + Int(token.length) + (isString ? 1 : 0)
+      var value = try JSONValue.parse(UnsafeRawBufferPointer(rebasing: payload[start..<end]))
+      try Self.apply(steps, of: kind, to: &value, line: line)
+      replacements.append((start..<end, value.bytes))
+    }
+    for replacement in replacements.reversed() {
+      output.replaceSubrange(replacement.range, with: replacement.bytes)
+    }
+    return output
+  }
+
+  /// Whether `bytes` holds `needle`.
+  static func contains(_ bytes: UnsafeRawBufferPointer, _ needle: [UInt8]) -> Bool {
+    guard let base = bytes.baseAddress, !needle.isEmpty else { return needle.isEmpty }
+    return needle.withUnsafeBytes { needle in
+      let first = Int32(needle[0])
+      var offset = 0
+      while offset + needle.count <= bytes.count {
+        guard let found = memchr(base + offset, first, bytes.count - offset - needle.count + 1)
+        else { return false }
+        let at = base.distance(to: UnsafeRawPointer(found))
+        if memcmp(base + at, needle.baseAddress!, needle.count) == 0 { return true }
+        offset = at + 1
+      }
+      return false
+    }
+  }
+
+  /// ``migrate(_:part:line:steps:)`` by parsing the whole record, for a record the tape does
+  /// not read as an object of plain keys.
+  private func migrateWhole(
+    _ payload: UnsafeRawBufferPointer, fields: [(MigrationStep.Part, String)], line: LineRange,
+    steps: [MigrationStep]
+  ) throws -> [UInt8] {
     var record = try JSONValue.parse(payload)
-    func apply(_ kind: MigrationStep.Part, to field: String) throws {
-      guard var value = record[field] else { return }
+    for (kind, field) in fields {
+      guard var value = record[field] else { continue }
       try Self.apply(steps, of: kind, to: &value, line: line)
       record[field] = value
-    }
-    switch part {
-    case .header: try apply(.states, to: "initialState")
-    case .checkpoint: try apply(.states, to: "value")
-    case .action:
-      try apply(.actions, to: "value")
-      try apply(.dependencies, to: "uses")
     }
     return record.bytes
   }
