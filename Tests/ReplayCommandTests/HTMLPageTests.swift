@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: every check of the page drives the same headless browser
+// through one driver and one set of facts, which read best side by side.
+
 import ActionLog
 import Foundation
 import TestSupport

@@ -17,10 +17,7 @@ extension IdentifiedAction: _JSONEncodable where ID: _JSONEncodable, Action: _JS
   public func _encodeJSON(into json: inout _JSONBuffer) throws {
     switch self {
     case let .element(id, action):
-      var object = json.enumCase("element")
-      try json.member("action", action, in: &object)
-      try json.member("id", id, in: &object)
-      json.endCase(object)
+      try _JSONOutput.writeElementCase(id: id, action: action, into: &json)
     }
   }
 }
@@ -74,10 +71,7 @@ extension StackAction: _JSONEncodable where State: _JSONEncodable, Action: _JSON
   public func _encodeJSON(into json: inout _JSONBuffer) throws {
     switch self {
     case let .element(id, action):
-      var object = json.enumCase("element")
-      try json.member("action", action, in: &object)
-      try json.member("id", id, in: &object)
-      json.endCase(object)
+      try _JSONOutput.writeElementCase(id: id, action: action, into: &json)
     case let .popFrom(id):
       var object = json.enumCase("popFrom")
       try json.member("id", id, in: &object)
@@ -137,5 +131,18 @@ extension PresentationState: _JSONDecodable where State: _JSONDecodable {
 extension StackElementID: _JSONDecodable {
   public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
     self.init(rawValue: try reader.integer(Int.self, at: index))
+  }
+}
+
+extension _JSONOutput {
+  /// An element's action, as `IdentifiedAction` and `StackAction` write it:
+  /// `{"element":{"action":ACTION,"id":ID}}`.
+  static func writeElementCase<ID: _JSONEncodable, Action: _JSONEncodable>(
+    id: ID, action: Action, into json: inout _JSONBuffer
+  ) throws {
+    var object = json.enumCase("element")
+    try json.member("action", action, in: &object)
+    try json.member("id", id, in: &object)
+    json.endCase(object)
   }
 }
