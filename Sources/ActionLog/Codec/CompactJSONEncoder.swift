@@ -321,13 +321,12 @@ final class JSONStreamWriter: Encoder {
   }
 
   /// What generated code hands back for a value without generated code: this encoder's way,
-  /// by a writer of its own (nested values each have one), or Foundation's when it gives up.
-  private var fallback: (any Encodable, inout [UInt8]) throws -> Void {
-    { [unowned self] value, bytes in
-      let nested = self.nested ?? JSONStreamWriter()
-      self.nested = nested
-      guard nested.encode(value, appendingTo: &bytes) else { throw _JSONUnsupported() }
-    }
+  /// by a writer of its own (nested values each have one). Made once per writer.
+  private lazy var fallback: (any Encodable, inout [UInt8]) throws -> Void = {
+    [unowned self] value, bytes in
+    let nested = self.nested ?? JSONStreamWriter()
+    self.nested = nested
+    guard nested.encode(value, appendingTo: &bytes) else { throw _JSONUnsupported() }
   }
 
   /// Writes a single value into the slot that starts at `start`, if it is still the slot being
