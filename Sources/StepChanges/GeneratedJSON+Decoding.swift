@@ -166,35 +166,18 @@ extension Bool: _JSONDecodable {
   }
 }
 
-extension Int: _JSONDecodable {
+extension _JSONDecodable where Self: FixedWidthInteger {
+  /// A number without a fraction that fits.
   public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
-    self = try reader.integer(Int.self, at: index)
+    self = try reader.integer(Self.self, at: index)
   }
 }
 
-extension Int64: _JSONDecodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
-    self = try reader.integer(Int64.self, at: index)
-  }
-}
-
-extension Int32: _JSONDecodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
-    self = try reader.integer(Int32.self, at: index)
-  }
-}
-
-extension UInt: _JSONDecodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
-    self = try reader.integer(UInt.self, at: index)
-  }
-}
-
-extension UInt64: _JSONDecodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
-    self = try reader.integer(UInt64.self, at: index)
-  }
-}
+extension Int: _JSONDecodable {}
+extension Int64: _JSONDecodable {}
+extension Int32: _JSONDecodable {}
+extension UInt: _JSONDecodable {}
+extension UInt64: _JSONDecodable {}
 
 extension Double: _JSONDecodable {
   public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {

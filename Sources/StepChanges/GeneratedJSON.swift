@@ -104,18 +104,6 @@ public struct _JSONBuffer {
     self.bytes.append(UInt8(ascii: "}"))
     self.bytes.append(UInt8(ascii: "}"))
   }
-
-  /// A value: its generated code.
-  @inlinable
-  public mutating func value<Value: _JSONEncodable>(_ value: Value) throws {
-    try value._encodeJSON(into: &self)
-  }
-
-  /// A value without generated code, written by ``fallback``.
-  @inlinable
-  public mutating func value<Value: Encodable>(_ value: Value) throws {
-    try self.fallback(value, &self.bytes)
-  }
 }
 
 /// A value whose JSON its generated code writes, as its `Codable` conformance would.
@@ -145,78 +133,34 @@ extension Bool: _JSONEncodable {
   }
 }
 
-extension Int: _JSONEncodable {
+extension _JSONEncodable where Self: FixedWidthInteger {
+  /// In decimal.
   @inlinable
   public func _encodeJSON(into json: inout _JSONBuffer) throws {
     _JSONOutput.writeInteger(self, into: &json.bytes)
   }
 }
 
-extension Int8: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    _JSONOutput.writeInteger(self, into: &json.bytes)
-  }
-}
-
-extension Int16: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    _JSONOutput.writeInteger(self, into: &json.bytes)
-  }
-}
-
-extension Int32: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    _JSONOutput.writeInteger(self, into: &json.bytes)
-  }
-}
-
-extension Int64: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    _JSONOutput.writeInteger(self, into: &json.bytes)
-  }
-}
-
-extension UInt: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    _JSONOutput.writeInteger(self, into: &json.bytes)
-  }
-}
-
-extension UInt8: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    _JSONOutput.writeInteger(self, into: &json.bytes)
-  }
-}
-
-extension UInt16: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    _JSONOutput.writeInteger(self, into: &json.bytes)
-  }
-}
-
-extension UInt32: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    _JSONOutput.writeInteger(self, into: &json.bytes)
-  }
-}
-
-extension UInt64: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    _JSONOutput.writeInteger(self, into: &json.bytes)
-  }
-}
-
-extension Double: _JSONEncodable {
+extension _JSONEncodable where Self: BinaryFloatingPoint & CustomStringConvertible {
+  /// As Foundation writes it; a non-finite number, which it refuses, is left to `Codable`.
+  @inlinable
   public func _encodeJSON(into json: inout _JSONBuffer) throws {
     guard _JSONOutput.writeFloatingPoint(self, into: &json.bytes) else { throw _JSONUnsupported() }
   }
 }
 
-extension Float: _JSONEncodable {
-  public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    guard _JSONOutput.writeFloatingPoint(self, into: &json.bytes) else { throw _JSONUnsupported() }
-  }
-}
+extension Int: _JSONEncodable {}
+extension Int8: _JSONEncodable {}
+extension Int16: _JSONEncodable {}
+extension Int32: _JSONEncodable {}
+extension Int64: _JSONEncodable {}
+extension UInt: _JSONEncodable {}
+extension UInt8: _JSONEncodable {}
+extension UInt16: _JSONEncodable {}
+extension UInt32: _JSONEncodable {}
+extension UInt64: _JSONEncodable {}
+extension Double: _JSONEncodable {}
+extension Float: _JSONEncodable {}
 
 extension UUID: _JSONEncodable {
   public func _encodeJSON(into json: inout _JSONBuffer) throws {

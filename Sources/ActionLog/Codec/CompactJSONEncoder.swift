@@ -298,12 +298,15 @@ final class JSONStreamWriter: Encoder {
   /// has none or it leaves the value to `Codable` (a value inside that cannot be written so).
   private func writesGenerated<T: Encodable>(_ value: T) -> Bool {
     let generated: any _JSONEncodable
-    if let value = value as? any _JSONEncodable {
-      generated = value
-    } else if T.self == AnyEncodable.self,
-      let inner = unsafeBitCast(value, to: AnyEncodable.self).value as? any _JSONEncodable
-    {
+    if T.self == AnyEncodable.self {
+      // NB: A record's value: the value it wraps has generated code, or goes through `Codable`
+      // in this writer (not through the fallback's own).
+      guard
+        let inner = unsafeBitCast(value, to: AnyEncodable.self).value as? any _JSONEncodable
+      else { return false }
       generated = inner
+    } else if let value = value as? any _JSONEncodable {
+      generated = value
     } else {
       return false
     }

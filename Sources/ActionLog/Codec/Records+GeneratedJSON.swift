@@ -44,18 +44,7 @@ extension CheckpointRecord: _JSONEncodable where State == AnyEncodable {
 extension CapturedValues: _JSONEncodable {
   /// An object of the values by dependency name.
   public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    json.bytes.append(UInt8(ascii: "{"))
-    let names =
-      self.values.count == 1
-      ? Array(self.values.keys)
-      : self.values.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-    for (index, name) in names.enumerated() {
-      if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
-      _JSONOutput.writeString(name, into: &json.bytes)
-      json.bytes.append(UInt8(ascii: ":"))
-      try self.values[name]!._encodeJSON(into: &json)
-    }
-    json.bytes.append(UInt8(ascii: "}"))
+    try _JSONOutput.writeMembers(self.values, into: &json)
   }
 }
 
@@ -84,18 +73,7 @@ extension JSONValue: _JSONEncodable {
     case let .number(value): try value._encodeJSON(into: &json)
     case let .string(value): _JSONOutput.writeString(value, into: &json.bytes)
     case let .array(values): try _JSONOutput.writeElements(values, into: &json)
-    case let .object(members):
-      json.bytes.append(UInt8(ascii: "{"))
-      let keys =
-        members.count == 1
-        ? Array(members.keys) : members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-      for (index, key) in keys.enumerated() {
-        if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
-        _JSONOutput.writeString(key, into: &json.bytes)
-        json.bytes.append(UInt8(ascii: ":"))
-        try members[key]!._encodeJSON(into: &json)
-      }
-      json.bytes.append(UInt8(ascii: "}"))
+    case let .object(members): try _JSONOutput.writeMembers(members, into: &json)
     }
   }
 }
@@ -194,5 +172,24 @@ extension TapeDocument {
       }
       return .object(members)
     }
+  }
+}
+
+extension _JSONOutput {
+  /// An object of `members`, its keys sorted by their UTF-8 bytes as the encoder sorts them.
+  static func writeMembers<Value: _JSONEncodable>(
+    _ members: [String: Value], into json: inout _JSONBuffer
+  ) throws {
+    json.bytes.append(UInt8(ascii: "{"))
+    let keys =
+      members.count == 1
+      ? Array(members.keys) : members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    for (index, key) in keys.enumerated() {
+      if index > 0 { json.bytes.append(UInt8(ascii: ",")) }
+      _JSONOutput.writeString(key, into: &json.bytes)
+      json.bytes.append(UInt8(ascii: ":"))
+      try members[key]!._encodeJSON(into: &json)
+    }
+    json.bytes.append(UInt8(ascii: "}"))
   }
 }

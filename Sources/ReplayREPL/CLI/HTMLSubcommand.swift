@@ -78,7 +78,7 @@ extension ReplayCommand {
       guard let feature = ReplayCommand.feature(recording.header.feature),
         let session = try? feature.open(recording)
       else { return nil }
-      let texts = LockIsolatedTexts(session: session)
+      let texts = PrintedActions(session: session)
       return { seq in texts.text(at: seq) }
     }
 
@@ -124,7 +124,7 @@ extension ReplayCommand {
 }
 
 /// A session's printed actions, read from one thread at a time.
-private final class LockIsolatedTexts: @unchecked Sendable {
+private final class PrintedActions: @unchecked Sendable {
   private let session: any TimelineSession
   private let lock = NSLock()
 

@@ -162,6 +162,11 @@ public struct ActionJSONError: Error, CustomStringConvertible {
   public let error: DecodingError
 
   public var description: String {
+    self.message(about: "This JSON")
+  }
+
+  /// The message, about what was given (`This JSON`, `This action`).
+  public func message(about subject: String) -> String {
     let path = self.error.codingPathDescription
     var reason = self.error.reason
     if reason.hasSuffix(".") { reason.removeLast() }
@@ -171,7 +176,7 @@ public struct ActionJSONError: Error, CustomStringConvertible {
       reason = "an action is an object with one key, the name of a case this type has"
     }
     return """
-      This JSON does not decode as \(self.type)\(path.isEmpty ? "" : " (at \(path))"): \(reason).
+      \(subject) does not decode as \(self.type)\(path.isEmpty ? "" : " (at \(path))"): \(reason).
       """
   }
 }

@@ -51,7 +51,7 @@ extension Interpreter {
       guard text.first == "{" else {
         let cases = self.caseNames().sorted()
         throw InterpreterError(
-          "\(error)".replacingOccurrences(of: "This JSON does not", with: "This action does not")
+          error.message(about: "This action")
             + (cases.isEmpty
               ? "" : " The cases in this recording: \(cases.joined(separator: ", ")).")
         )
