@@ -1,5 +1,4 @@
 import Foundation
-import StepChanges
 
 /// Encodes values as the compact, key-sorted JSON that Foundation's `JSONEncoder` writes with
 /// `[.sortedKeys, .withoutEscapingSlashes]` and its default strategies, byte for byte, with much
@@ -80,7 +79,9 @@ final class JSONStreamWriter: Encoder {
   @exclusivity(unchecked) var members: [Member] = []
   @exclusivity(unchecked) var slot = Slot(depth: 0, start: 0, key: nil, index: -1)
   /// The writer that encodes the values generated code hands back.
-  private var nested: JSONStreamWriter?
+  var nested: JSONStreamWriter?
+  /// What generated code hands those values to, made once (``fallback``).
+  var madeFallback: ((any Encodable, inout [UInt8]) throws -> Void)?
   @exclusivity(unchecked) var isUnsupported = false
   @exclusivity(unchecked) private var nextFrameID = 0
   @exclusivity(unchecked) var scratch: [UInt8] = []
@@ -291,45 +292,6 @@ final class JSONStreamWriter: Encoder {
       self.output.append(UInt8(ascii: "{"))
       self.output.append(UInt8(ascii: "}"))
     }
-  }
-
-  /// Writes `value` with the code its type's macro generated (``StepChanges/_JSONEncodable``),
-  /// the same bytes its `Codable` conformance writes; `false`, with nothing written, when it
-  /// has none or it leaves the value to `Codable` (a value inside that cannot be written so).
-  private func writesGenerated<T: Encodable>(_ value: T) -> Bool {
-    let generated: any _JSONEncodable
-    if T.self == AnyEncodable.self {
-      // NB: A record's value: the value it wraps has generated code, or goes through `Codable`
-      // in this writer (not through the fallback's own).
-      guard
-        let inner = unsafeBitCast(value, to: AnyEncodable.self).value as? any _JSONEncodable
-      else { return false }
-      generated = inner
-    } else if let value = value as? any _JSONEncodable {
-      generated = value
-    } else {
-      return false
-    }
-    let start = self.output.count
-    var json = _JSONBuffer(fallback: self.fallback)
-    swap(&json.bytes, &self.output)
-    defer { swap(&json.bytes, &self.output) }
-    do {
-      try generated._encodeJSON(into: &json)
-      return true
-    } catch {
-      json.bytes.removeLast(json.bytes.count - start)
-      return false
-    }
-  }
-
-  /// What generated code hands back for a value without generated code: this encoder's way,
-  /// by a writer of its own (nested values each have one). Made once per writer.
-  private lazy var fallback: (any Encodable, inout [UInt8]) throws -> Void = {
-    [unowned self] value, bytes in
-    let nested = self.nested ?? JSONStreamWriter()
-    self.nested = nested
-    guard nested.encode(value, appendingTo: &bytes) else { throw _JSONUnsupported() }
   }
 
   /// Writes a single value into the slot that starts at `start`, if it is still the slot being
