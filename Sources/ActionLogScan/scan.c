@@ -109,6 +109,8 @@ int als_read_envelope(const uint8_t *payload, size_t count, als_envelope *envelo
     envelope->kind = ALS_KIND_NOTE;
   } else if (CONSUME("end\",\"seq\":")) {
     envelope->kind = ALS_KIND_END;
+  } else if (CONSUME("site\",\"site\":")) {
+    envelope->kind = ALS_KIND_SITE;
   } else {
     return 0;
   }
@@ -288,6 +290,8 @@ ALWAYS_INLINE int scan_envelope(const uint8_t *payload, size_t count, als_sequen
     *kind = ALS_KIND_NOTE;
   } else if (CONSUME("end\",\"seq\":")) {
     *kind = ALS_KIND_END;
+  } else if (CONSUME("site\",\"site\":")) {
+    *kind = ALS_KIND_SITE;
   } else {
     return 0;
   }

@@ -150,6 +150,14 @@ public enum HTMLReport {
       "bytes": .integer(Int64(recording.byteCount)),
     ]
     if let fileName = options.fileName { info["file"] = .string(fileName) }
+    if recording.hasCallSites {
+      // NB: What an action's `via` stands for: `Module/File.swift:80`.
+      info["sites"] = .object(
+        Dictionary(
+          uniqueKeysWithValues: recording.callSitesByNumber.map {
+            (String($0.key), JSONValue.string($0.value.qualifiedDescription))
+          }))
+    }
     if let startState { info["startState"] = startState }
     if let verdict = options.verdict {
       info["verdict"] = .object([

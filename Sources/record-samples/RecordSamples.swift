@@ -246,29 +246,32 @@ struct RecordSamples {
       "Book dentist", "Return library books", "Clean windows", "Plan holiday", "Bake bread",
       "Write thank-you notes",
     ]
+    // NB: Through the screen's controls, as an app's views send: the recording names their
+    // lines.
+    let view = TodosView(store: store)
     for (index, chore) in chores.enumerated() {
-      store.send(.addTodoButtonTapped)
+      view.addButtonTapped()
       guard let id = store.todos.first?.id else { continue }
       var text = ""
       for character in chore.prefix(index % 3 == 0 ? chore.count : 6) {
         text.append(character)
-        store.send(.todos(.element(id: id, action: .textFieldChanged(text))))
+        view.row(id).textChanged(text)
       }
       if text != chore {
-        store.send(.todos(.element(id: id, action: .textFieldChanged(chore))))
+        view.row(id).textChanged(chore)
       }
     }
     for id in store.todos.ids.enumerated().filter({ $0.offset % 3 != 1 }).map(\.element) {
-      await store.send(.todos(.element(id: id, action: .checkBoxToggled))).finish()
+      await view.row(id).checkBoxTapped().finish()
     }
-    store.send(.filterPicked(.completed))
-    store.send(.filterPicked(.active))
+    view.filterPicked(.completed)
+    view.filterPicked(.active)
     if let id = store.todos.first(where: { !$0.isComplete })?.id {
-      await store.send(.todos(.element(id: id, action: .checkBoxToggled))).finish()
+      await view.row(id).checkBoxTapped().finish()
     }
-    store.send(.filterPicked(.all))
-    store.send(.deleteMany(ids: Array(store.todos.ids.prefix(2))))
-    store.send(.clearCompletedButtonTapped)
+    view.filterPicked(.all)
+    view.deleteRows(Array(store.todos.ids.prefix(2)))
+    view.clearCompletedButtonTapped()
     try recorder.close()
     return recorder.count
   }

@@ -10,7 +10,18 @@ import Testing
   static let recordings = recordingsFolder
 
   enum Variant: String, CaseIterable, Sendable {
-    case clean, unterminated, tornTail, note, damaged, gap, endThenTorn, checkpointFirst
+    case clean, unterminated, tornTail, note, damaged, gap, endThenTorn, checkpointFirst, sites
+  }
+
+  /// Two site records, before the first action and between two later ones, as a recorder
+  /// writes them.
+  static func insertingSites(into data: inout Data, offsets: [Int]) {
+    data.insert(
+      contentsOf: framedLine(#"{"kind":"site","site":2,"where":"App/Row.swift:30"}"#),
+      at: offsets[200])
+    data.insert(
+      contentsOf: framedLine(#"{"kind":"site","site":1,"where":"App/View.swift:12"}"#),
+      at: offsets[1])
   }
 
   @Test(arguments: Variant.allCases)
@@ -39,6 +50,8 @@ import Testing
       data.insert(
         contentsOf: framedLine(#"{"kind":"checkpoint","seq":999,"value":{"total":0}}"#),
         at: offsets[1])
+    case .sites:
+      Self.insertingSites(into: &data, offsets: offsets)
     }
     try self.expectAgreement(data)
   }
@@ -66,15 +79,24 @@ import Testing
       data.insert(
         contentsOf: framedLine(#"{"kind":"checkpoint","seq":999,"value":{"total":0}}"#),
         at: offsets[1])
+    case .sites: Self.insertingSites(into: &data, offsets: offsets)
     }
-    let healthy: Set<Variant> = [.clean, .unterminated, .tornTail]
+    let healthy: Set<Variant> = [.clean, .unterminated, .tornTail, .sites]
+    // The actions before the second site record: those among the lines it was put before.
+    let original = try Data(contentsOf: directory.file())
+    let actionsBefore200 = (1..<200).filter {
+      original[(offsets[$0] + 9)...].starts(with: Data(#"{"kind":"action""#.utf8))
+    }.count
     for threshold in [1, Int.max] {
       let result = data.withUnsafeBytes {
         FastScan.scan($0, from: offsets[1], maximumLineLength: 1 << 20, parallelFrom: threshold)
       }
       #expect(
         (result != nil) == healthy.contains(variant), "\(variant), parallel from \(threshold)")
-      if let result { #expect(result.actions.count == 301) }
+      if let result {
+        #expect(result.actions.count == 301)
+        #expect(result.sites.map(\.after) == (variant == .sites ? [0, actionsBefore200] : []))
+      }
     }
   }
 
@@ -251,6 +273,14 @@ import Testing
           == sequential.checkpointLines.mapValues { [$0.record, $0.offset, $0.payloadLength] },
         "\(name)", sourceLocation: sourceLocation
       )
+      #expect(
+        fast.sites.lines.map { [$0.number, $0.line.record, $0.line.offset, $0.after] }
+          == sequential.sites.lines.map { [$0.number, $0.line.record, $0.line.offset, $0.after] },
+        "\(name)", sourceLocation: sourceLocation
+      )
+      #expect(
+        fast.callSitesByNumber == sequential.callSitesByNumber, "\(name)",
+        sourceLocation: sourceLocation)
     }
   }
 }

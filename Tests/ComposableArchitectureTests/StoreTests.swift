@@ -92,26 +92,36 @@ import Testing
 
   @Test func actionContextTellsMiddlewareWhereActionsCameFrom() async {
     var seen: [ActionContext?] = []
+    // The line of each `send` and each effect, as the code below makes them.
+    var lines: [String: UInt] = [:]
+    func noting<T>(_ name: String, _ value: T, line: UInt = #line) -> T {
+      lines[name] = line
+      return value
+    }
     let store = Store(initialState: 0) {
       Reduce<Int, String> { _, action in
         seen.append(ActionContext.current)
         switch action {
-        case "a": return .send("b")
-        case "b": return .run { send in await send("c") }
+        case "a": return noting("b", Effect<String>.send("b"))
+        case "b": return noting("c", Effect<String>.run { send in await send("c") })
         default: return .none
         }
       }
     }
-    await store.send("a").finish()
-    store.send("z")
+    await noting("a", store.send("a")).finish()
+    _ = noting("z", store.send("z"))
+    func site(_ name: String) -> CallSite? {
+      lines[name].map { CallSite(fileID: "\(#fileID)", line: $0) }
+    }
     #expect(
       seen == [
-        ActionContext(id: 1, origin: .send),
-        ActionContext(id: 2, origin: .effect(parent: 1)),
-        ActionContext(id: 3, origin: .effect(parent: 2)),
-        ActionContext(id: 4, origin: .send),
+        ActionContext(id: 1, origin: .send, site: site("a")),
+        ActionContext(id: 2, origin: .effect(parent: 1), site: site("b")),
+        ActionContext(id: 3, origin: .effect(parent: 2), site: site("c")),
+        ActionContext(id: 4, origin: .send, site: site("z")),
       ]
     )
+    #expect(lines.count == 4)
     #expect(ActionContext.current == nil)
   }
 

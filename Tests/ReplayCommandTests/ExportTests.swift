@@ -31,14 +31,14 @@ import TimeTravel
           status: 0,
           output: """
             Wrote \(output.path): 40 actions (steps 100–139 of 139)
-              size       17174 bytes
+              size       18043 bytes
               metadata   app=ExampleFeatures, appVersion=1.4.2, cutFrom=actions 100–139 of 139, \
             recorded from 2025-11-22T02:53:20.000Z, description=The list jumps when I tick two \
             todos, os=iOS 18.1, session=Tools/record-samples
               redacted   state todos[*].description; actions **.textFieldChanged (shown as \
             ‹redacted N›)
               this time  36 values redacted
-              integrity  44 records, every checksum and the header checked; complete
+              integrity  51 records, every checksum and the header checked; complete
 
             """,
           errors: ""

@@ -78,6 +78,7 @@ struct HTMLPageTests {
       var row: String?
       var action: String?
       var labels: [String]
+      var origin: String?
     }
     var everyStep: [Step]?
   }
@@ -198,19 +199,33 @@ struct HTMLPageTests {
     let listing = try await run(
       "replay", ["Recordings/\(file)"],
       input: (1...recording.count).map { "goto \($0)\n" }.joined(), in: Self.root)
-    let line = /^ *(\d+)\/\d+  \+\S+  (?:send|effect ← \d+|effect)  (.+)$/
+    let line = /^ *(\d+)\/\d+  \+\S+  (?:send|effect ← \d+|effect)(?: at (\S+))?  (.+)$/
     var printed: [Int: String] = [:]
+    var sites: [Int: String] = [:]
     for text in listing.output.split(separator: "\n") {
       if let match = try? line.wholeMatch(in: String(text)) {
-        printed[Int(match.1)!] = String(match.2)
+        printed[Int(match.1)!] = String(match.3)
+        sites[Int(match.1)!] = match.2.map(String.init)
       }
     }
+    // Recordings made since call sites are recorded say where each action came from; older
+    // ones say nothing of it.
+    #expect(
+      sites.count == (recording.hasCallSites ? recording.count : 0),
+      "\(file): every step says where it was sent from, or none does")
     let steps = facts.everyStep ?? []
     #expect(steps.count == recording.count)
     #expect(printed.count == recording.count, "\(listing.output.prefix(500))")
     for step in steps {
       let repl = try #require(printed[step.step], "step \(step.step) printed")
       #expect(step.action == repl, "\(file) step \(step.step)")
+      // Its origin names the same source line as the REPL's step line.
+      let origin = step.origin ?? ""
+      if let site = sites[step.step] {
+        #expect(origin.contains(" at \(site)"), "\(file) step \(step.step): \(origin)")
+      } else {
+        #expect(!origin.contains(" at "), "\(file) step \(step.step): \(origin)")
+      }
       // The list: the same, without the type, shortened.
       let short = repl.replacing(
         /^[A-Z][A-Za-z0-9_]*(\.[A-Z][A-Za-z0-9_]*)*(?=\.[a-z_`])/, with: "")

@@ -58,6 +58,7 @@ import Testing
   @Test func aNegativeTriggerIsNamed() async throws {
     var records = try Self.records()
     let fifth = try self.index(of: "action", 5, in: records)
+    let sixth = try self.index(of: "action", 6, in: records)
     records[fifth]["trigger"] = -5
     let (checked, offsets, _) = try await self.replay(["verify", "--integrity"], on: records)
     #expect(
@@ -66,10 +67,12 @@ import Testing
           status: 1,
           output: """
             hostile.actionlog is damaged:
-              • record 6 (byte offset \(offsets[5])) is not a record: its trigger is -5, not an \
+              • record \(fifth + 1) (byte offset \(offsets[fifth])) is not a record: its trigger \
+            is -5, not an \
             earlier action: an action an effect fed back names the action whose effect it was, \
             from 1 to 4
-              • record 7 (byte offset \(offsets[6])) comes after a gap: action 5 is missing \
+              • record \(sixth + 1) (byte offset \(offsets[sixth])) comes after a gap: action 5 \
+            is missing \
             before it
             Its whole records still open (replay hostile.actionlog --skip-damaged); ask for the \
             recording again if it matters.
@@ -85,7 +88,8 @@ import Testing
     #expect(
       verified.output.hasSuffix(
         """
-        note: the recording is stopped at record 6 (byte offset \(offsets[5])) is not a record: \
+        note: the recording is stopped at record \(fifth + 1) (byte offset \(offsets[fifth])) \
+        is not a record: \
         its trigger is -5, not an earlier action: an action an effect fed back names the action \
         whose effect it was, from 1 to 4; only its whole records were verified.
 
@@ -107,7 +111,8 @@ import Testing
           status: 1,
           output: "",
           errors: """
-            replay: Record 2 (byte offset \(offsets[1])) cannot be decoded at trigger: 3 is not \
+            replay: Record \(first + 1) (byte offset \(offsets[first])) cannot be decoded at \
+            trigger: 3 is not \
             an earlier action: action 1 comes first, so no effect can have fed it back. The \
             recording may come from another version of the feature; replay it with the code that \
             recorded it, or record it again.
@@ -137,7 +142,8 @@ import Testing
     records[first]["time"] = Int64.min
     try await self.expectDamage(records) { offsets in
       """
-      record 2 (byte offset \(offsets[1])) is not a record: its time is -9223372036854775808: \
+      record \(first + 1) (byte offset \(offsets[first])) is not a record: its time is \
+      -9223372036854775808: \
       an action's time counts nanoseconds from the start, from 0
       """
     }
@@ -161,7 +167,8 @@ import Testing
     records[fifth]["seq"] = 1_000_000_000
     try await self.expectDamage(records) { offsets in
       """
-      record 6 (byte offset \(offsets[5])) is action 1000000000, but action 5 was expected: \
+      record \(fifth + 1) (byte offset \(offsets[fifth])) is action 1000000000, but action 5 \
+      was expected: \
       actions are missing
       """
     }

@@ -53,7 +53,19 @@ import Testing
 
   @Test func everyClassOfDamageIsNamedWithItsRecordAndOffset() async throws {
     let lines = try Self.lines()
-    let fifth = Self.offset(of: 4, in: lines)
+    // The record of action 4, whatever records come before it.
+    func actionLine(_ seq: Int) throws -> Int {
+      try #require(
+        lines.firstIndex {
+          String(decoding: $0, as: UTF8.self).contains("{\"kind\":\"action\",\"seq\":\(seq),")
+        })
+    }
+    let index = try actionLine(4)
+    let record = index + 1
+    let offset = Self.offset(of: index, in: lines)
+    // Without action 4, action 5 comes after a gap: one record and one line earlier.
+    let afterGap = try actionLine(5)
+    let afterGapOffset = Self.offset(of: afterGap, in: lines) - lines[index].count
     func replacing(_ index: Int, with line: Data) -> Data {
       var copy = lines
       copy[index] = line
@@ -67,26 +79,27 @@ import Testing
     let whole = lines.reduce(Data(), +)
     let damaged: [(String, Data, String)] = [
       (
-        "flipped bit in a payload", flipping(4, byte: 20),
-        "record 5 (byte offset \(fifth)) is damaged: its checksum says"
+        "flipped bit in a payload", flipping(index, byte: 20),
+        "record \(record) (byte offset \(offset)) is damaged: its checksum says"
       ),
       (
-        "flipped bit in a checksum", flipping(4, byte: 2),
-        "record 5 (byte offset \(fifth)) is damaged: its checksum says"
+        "flipped bit in a checksum", flipping(index, byte: 2),
+        "record \(record) (byte offset \(offset)) is damaged: its checksum says"
       ),
       (
-        "bad JSON", replacing(4, with: framedLine("{\"kind\":\"action\",")),
-        "record 5 (byte offset \(fifth)) is not a record"
+        "bad JSON", replacing(index, with: framedLine("{\"kind\":\"action\",")),
+        "record \(record) (byte offset \(offset)) is not a record"
       ),
       (
         "a gap in the sequence",
-        lines.enumerated().filter { $0.offset != 4 }.map(\.element).reduce(Data(), +),
-        "record 5 (byte offset \(fifth)) comes after a gap: action 4 is missing before it"
+        lines.enumerated().filter { $0.offset != index }.map(\.element).reduce(Data(), +),
+        "record \(afterGap) (byte offset \(afterGapOffset)) comes after a gap: action 4 is "
+          + "missing before it"
       ),
       (
         "an unknown record kind",
-        replacing(4, with: framedLine("{\"kind\":\"mystery\",\"seq\":4}")),
-        "record 5 (byte offset \(fifth)) has the unknown kind \"mystery\""
+        replacing(index, with: framedLine("{\"kind\":\"mystery\",\"seq\":4}")),
+        "record \(record) (byte offset \(offset)) has the unknown kind \"mystery\""
       ),
       ("a truncated last record", whole.dropLast(10), "the last "),
       ("a missing last newline", whole.dropLast(1), "the last "),

@@ -24,11 +24,11 @@ import Testing
         == ProcessResult(
           status: 1,
           output: """
-            11/85  +3.850s  effect ← 9  Inventory.Action.destination(.dismiss)
+            11/85  +3.850s  effect ← 9 at ItemForm.swift:65  Inventory.Action.destination(.dismiss)
             nil
-            12/85  +4.200s  send  Inventory.Action.addButtonTapped
+            12/85  +4.200s  send at RecordSamples.swift:374  Inventory.Action.addButtonTapped
             1
-            80/85  +28.000s  send  Inventory.Action.deleteButtonTapped(id: \
+            80/85  +28.000s  send at RecordSamples.swift:388  Inventory.Action.deleteButtonTapped(id: \
             UUID(00000000-0000-0000-0000-000000000000))
             .alert(
               AlertState(
@@ -67,18 +67,21 @@ import Testing
         == ProcessResult(
           status: 1,
           output: """
-            15/54  +5.250s  effect ← 14  Contacts.Action.path(.element(id: #0, action: \
+            15/54  +5.250s  effect ← 14 at ContactDetail.swift:89  Contacts.Action.path(.element(\
+            id: #0, action: \
             .detail(.delegate(.saveContact(Contact(id: UUID(00000000-0000-0000-0000-0000000003E8), \
             name: "Ada Lovelace", phone: "555-0101"))))))
             "Ada Lovelace"
             Watchpoint 1: path[id: 0].detail.hasChanges (now true)
             Watchpoint 1: path[id: 0].detail.hasChanges
               false → true
-            5/54  +1.750s  send  Contacts.Action.path(.element(id: #0, action: \
+            5/54  +1.750s  send at RecordSamples.swift:425  Contacts.Action.path(.element(id: #0, \
+            action: \
             .detail(.binding(.set(\\.name, "Ada ")))))
             Watchpoint 1: path[id: 0].detail.hasChanges
               true → ‹absent›
-            16/54  +5.600s  effect ← 14  Contacts.Action.path(.popFrom(id: #0))
+            16/54  +5.600s  effect ← 14 at ContactDetail.swift:89  Contacts.Action.path(.popFrom(\
+            id: #0))
             "path[id: 7]": "path" has no element with identity 7; it is empty.
             "path[id:]" is not a state path (column 5): an identity is missing after "id:".
             Today's reducer reproduces every step of 54 actions.

@@ -24,7 +24,8 @@ import Testing
               checkpoints  3 (every 50 actions)
               ending       complete
               metadata     app=ExampleFeatures, session=Tools/record-samples
-              size         43612 bytes
+              size         45273 bytes
+              sent from    7 source lines ("replay list" shows each action's)
               replayable   yes: this replay knows "todos"
 
             """,
@@ -59,10 +60,14 @@ import Testing
         == ProcessResult(
           status: 0,
           output: """
-            2  +0.700s  send          CounterFeature.Action.incrementButtonTapped
-            3  +1.050s  send          CounterFeature.Action.factButtonTapped
-            4  +1.400s  effect ← 3    CounterFeature.Action.factResponse("2 is a prime number.")
-            5  +1.750s  send          CounterFeature.Action.incrementButtonTapped
+            2  +0.700s  send          RecordSamples.swift:171  CounterFeature.Action.\
+            incrementButtonTapped
+            3  +1.050s  send          RecordSamples.swift:173  CounterFeature.Action.\
+            factButtonTapped
+            4  +1.400s  effect ← 3    CounterFeature.swift:57  CounterFeature.Action.factResponse(\
+            "2 is a prime number.")
+            5  +1.750s  send          RecordSamples.swift:171  CounterFeature.Action.\
+            incrementButtonTapped
 
             """,
           errors: ""
@@ -140,7 +145,8 @@ import Testing
         == ProcessResult(
           status: 0,
           output: """
-            4/118  +1.400s  effect ← 3  CounterFeature.Action.factResponse("2 is a prime number.")
+            4/118  +1.400s  effect ← 3 at CounterFeature.swift:57  CounterFeature.Action.\
+            factResponse("2 is a prime number.")
             2
             CounterFeature.Action.factButtonTapped
               CounterFeature.State(
@@ -151,8 +157,8 @@ import Testing
             +   isLoading: false,
                 alert: nil
               )
-            118/118  +41.300s  effect ← 117  CounterFeature.Action.factResponse("64 is the square \
-            of 8.")
+            118/118  +41.300s  effect ← 117 at CounterFeature.swift:57  CounterFeature.Action.\
+            factResponse("64 is the square of 8.")
 
             """,
           errors: ""
@@ -198,7 +204,7 @@ import Testing
       result.output
         == """
         'counter: 118 actions. Type "help" for the commands.\\r\\n(replay 0/118 +0.000s) '
-        'goto 4\\r\\n\\x1b[1m4/118\\x1b[0m  +1.400s  effect ← 3  \
+        'goto 4\\r\\n\\x1b[1m4/118\\x1b[0m  +1.400s  effect ← 3 at CounterFeature.swift:57  \
         CounterFeature.Action.factResponse("2 is a prime number.")\\r\\n(replay 4/118 +1.400s) '
         '^D'
         exit 0

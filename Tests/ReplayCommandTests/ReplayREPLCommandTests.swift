@@ -31,7 +31,7 @@ import TimeTravel
         == ProcessResult(
           status: 1,
           output: """
-            60/139  +21.000s  send  Todos.Action.todos(.element(id: \
+            60/139  +21.000s  send at TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000006), action: .textFieldChanged("B")))
             Watchpoint 1: todos[0].isComplete (now false)
             Breakpoint 2: deleteMany
@@ -40,14 +40,14 @@ import TimeTravel
             2    breakpoint  deleteMany
             Watchpoint 1: todos[0].isComplete
               ‹absent› → false
-            1/139  +0.350s  send  Todos.Action.addTodoButtonTapped
+            1/139  +0.350s  send at TodosView.swift:19  Todos.Action.addTodoButtonTapped
             Watchpoint 1: todos[0].isComplete
               false → true
-            117/139  +40.950s  send  Todos.Action.todos(.element(id: \
+            117/139  +40.950s  send at TodosView.swift:58  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-00000000000B), action: .checkBoxToggled))
             Deleted 1.
             Breakpoint 2: deleteMany
-            138/139  +48.300s  send  Todos.Action.deleteMany(ids: [[0]: \
+            138/139  +48.300s  send at TodosView.swift:29  Todos.Action.deleteMany(ids: [[0]: \
             UUID(00000000-0000-0000-0000-000000000007), [1]: \
             UUID(00000000-0000-0000-0000-000000000004)])
             No later step changes a watched value or matches a breakpoint: still at step 138.
@@ -75,7 +75,7 @@ import TimeTravel
             Redacted at record time: state todos[*].description; actions **.textFieldChanged \
             (shown as ‹redacted N›).
             Version 4.
-            10/139  +3.500s  send  Todos.Action.addTodoButtonTapped
+            10/139  +3.500s  send at TodosView.swift:19  Todos.Action.addTodoButtonTapped
             Todo.State(
               description: "",
               id: UUID(00000000-0000-0000-0000-000000000001),
@@ -94,7 +94,7 @@ import TimeTravel
                   )
                 ]
               )
-            11/139  +3.850s  send  Todos.Action.todos(.element(id: \
+            11/139  +3.850s  send at TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000001), action: .textFieldChanged("‹redacted 9›")))
             Today's reducer reproduces every step of 139 actions.
 
@@ -125,36 +125,36 @@ import TimeTravel
         == ProcessResult(
           status: 1,
           output: """
-            28/139  +9.800s  send  Todos.Action.todos(.element(id: \
+            28/139  +9.800s  send at TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wa")))
             Step 28 of 139, +9.800s into a recording of 49.000s (todos, started \
             2025-11-22T02:53:20.000Z).
-              27  +9.450s   send          Todos.Action.todos(.element(id: \
+              27  +9.450s   send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("W")))
-            → 28  +9.800s   send          Todos.Action.todos(.element(id: \
+            → 28  +9.800s   send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wa")))
-              29  +10.150s  send          Todos.Action.todos(.element(id: \
+              29  +10.150s  send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wat")))
-              24  +8.400s   send          Todos.Action.todos(.element(id: \
+              24  +8.400s   send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000002), action: .textFieldChanged("Call M")))
-              25  +8.750s   send          Todos.Action.todos(.element(id: \
+              25  +8.750s   send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000002), action: .textFieldChanged("Call Mum")))
-              26  +9.100s   send          Todos.Action.addTodoButtonTapped
-              27  +9.450s   send          Todos.Action.todos(.element(id: \
+              26  +9.100s   send          TodosView.swift:19  Todos.Action.addTodoButtonTapped
+              27  +9.450s   send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("W")))
-            → 28  +9.800s   send          Todos.Action.todos(.element(id: \
+            → 28  +9.800s   send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wa")))
-              29  +10.150s  send          Todos.Action.todos(.element(id: \
+              29  +10.150s  send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wat")))
-              30  +10.500s  send          Todos.Action.todos(.element(id: \
+              30  +10.500s  send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Wate")))
-              31  +10.850s  send          Todos.Action.todos(.element(id: \
+              31  +10.850s  send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Water")))
-              32  +11.200s  send          Todos.Action.todos(.element(id: \
+              32  +11.200s  send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Water ")))
-              33  +11.550s  send          Todos.Action.todos(.element(id: \
+              33  +11.550s  send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000003), action: .textFieldChanged("Water t")))
-            17  +5.950s  send          Todos.Action.todos(.element(id: \
+            17  +5.950s  send          TodosView.swift:52  Todos.Action.todos(.element(id: \
             UUID(00000000-0000-0000-0000-000000000001), action: .textFieldChanged("Walk the dog")))
             1 action found.
             No action has "nothing-like-this".
@@ -178,7 +178,7 @@ import TimeTravel
         == ProcessResult(
           status: 1,
           output: """
-            3/118  +1.050s  send  CounterFeature.Action.factButtonTapped
+            3/118  +1.050s  send at RecordSamples.swift:173  CounterFeature.Action.factButtonTapped
               CounterFeature.State(
             -   count: 2,
             +   count: 3,
@@ -280,7 +280,10 @@ struct Thermostat: Reducer {
       }
     )
     let store = Store(initialState: State()) { Thermostat().recording(to: recorder) }
-    for action in [Action.warmer, .warmer, .cooler, .warmer, .warmer] { store.send(action) }
+    // NB: Sent as from a panel's source line, which the recording names.
+    for action in [Action.warmer, .warmer, .cooler, .warmer, .warmer] {
+      store.send(action, fileID: "Thermostat/Panel.swift", line: 12)
+    }
     try recorder.close()
   }
 }
@@ -311,7 +314,7 @@ struct Thermostat: Reducer {
             {
               "target": 20
             }
-            3/5  +0.750s  send  {"cooler":{}}
+            3/5  +0.750s  send at Panel.swift:12  {"cooler":{}}
             21
             {"cooler":{}}
               """
@@ -326,20 +329,20 @@ struct Thermostat: Reducer {
             +   "target": 22
               }
               """
-            3  +0.750s  send          {"cooler":{}}
+            3  +0.750s  send          Panel.swift:12  {"cooler":{}}
             1 action found.
             verify re-runs the reducer, but this replay does not have the feature "thermostat" \#
             linked in.
             Watchpoint 1: target (now 21)
             Watchpoint 1: target
               21 → 22
-            4/5  +1.000s  send  {"warmer":{}}
+            4/5  +1.000s  send at Panel.swift:12  {"warmer":{}}
             Watchpoint 1: target
               22 → 21
-            3/5  +0.750s  send  {"cooler":{}}
+            3/5  +0.750s  send at Panel.swift:12  {"cooler":{}}
             Watchpoint 1: target
               21 → 22
-            2/5  +0.500s  send  {"warmer":{}}
+            2/5  +0.500s  send at Panel.swift:12  {"warmer":{}}
             send re-runs the reducer, but this replay does not have the feature "thermostat" \#
             linked in.
 
@@ -390,7 +393,10 @@ struct Thermostat: Reducer {
     let bundled = try Data(
       contentsOf: Self.root.appendingPathComponent("Recordings/counter.actionlog"))
     let torn = directory.file("torn.actionlog")
-    try bundled.prefix(bundled.count / 2).write(to: torn)
+    let half = bundled.prefix(bundled.count / 2)
+    try half.write(to: torn)
+    // The incomplete record: from the last newline on.
+    let tornFrom = try #require(half.lastIndex(of: UInt8(ascii: "\n"))) + 1
     let result = try await run(
       "replay", [torn.path], input: "last\nprint count\nstep\n", in: Self.root)
     #expect(
@@ -398,13 +404,15 @@ struct Thermostat: Reducer {
         == ProcessResult(
           status: 1,
           output: """
-            58/58  +20.300s  send  CounterFeature.Action.incrementButtonTapped
+            58/58  +20.300s  send at RecordSamples.swift:171  CounterFeature.Action.\
+            incrementButtonTapped
             32
             step 1 goes past the last step: you are at step 58 of 58 ("last" goes there).
 
             """,
           errors: """
-            warning: the recording is cut short: the last 118 bytes, from byte offset 11751, are an \
+            warning: the recording is cut short: the last \(half.count - tornFrom) bytes, from byte \
+            offset \(tornFrom), are an \
             incomplete record; it opens at its last whole record, step 58.
 
             """

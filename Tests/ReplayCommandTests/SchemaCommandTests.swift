@@ -216,11 +216,11 @@ import Testing
         == ProcessResult(
           status: 1,
           output: """
-              3  +1.050s   send          CounterFeature.Action.factButtonTapped
+              3  +1.050s   send          RecordSamples.swift:173  CounterFeature.Action.factButtonTapped
               returned   run at CounterFeature.swift:57
               started    run at CounterFeature.swift:57
               fed back
-                  4  +1.400s   effect ← 3    CounterFeature.Action.factResponse("2 is a prime \
+                  4  +1.400s   effect ← 3    CounterFeature.swift:57  CounterFeature.Action.factResponse("2 is a prime \
             number.")
             Replayed steps 4–118 without step 3 and the 1 action its effects fed back (4), on a \
             diversion: the recording is unchanged.

@@ -16,11 +16,14 @@ import Testing
     #expect(result.status == 0, "\(result.all)")
     let lines = result.output.split(separator: "\n", omittingEmptySubsequences: false).map(
       String.init)
-    #expect(lines.first == "2/6  +0.700s  send  Preferences.Action.page(.renderButtonTapped)")
+    #expect(
+      lines.first
+        == "2/6  +0.700s  send at PreferencesSession.swift:32  Preferences.Action.page(.renderButtonTapped)"
+    )
     #expect(
       lines.dropFirst().prefix(2)
         == [
-          "3/6  +1.050s  send  Preferences.Action.page(.renderButtonTapped)",
+          "3/6  +1.050s  send at PreferencesSession.swift:55  Preferences.Action.page(.renderButtonTapped)",
           #"   ↳ changed outside the app, before it: .fileStorage(reading-preferences.json) = {"fontSize":20,"theme":"sepia"}"#,
         ])
     #expect(result.output.contains("ReadingPreferences(\n  fontSize: 20,\n  theme: \"sepia\"\n)"))

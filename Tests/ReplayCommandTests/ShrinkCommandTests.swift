@@ -49,9 +49,9 @@ import Testing
     let list = try await self.replay(["list", "todos.shrunk.actionlog"], in: directory)
     #expect(
       list.output == """
-        1  +0.350s  send          Todos.Action.addTodoButtonTapped
-        2  +3.500s  send          Todos.Action.addTodoButtonTapped
-        3  +6.300s  send          Todos.Action.addTodoButtonTapped
+        1  +0.350s  send          TodosView.swift:19  Todos.Action.addTodoButtonTapped
+        2  +3.500s  send          TodosView.swift:19  Todos.Action.addTodoButtonTapped
+        3  +6.300s  send          TodosView.swift:19  Todos.Action.addTodoButtonTapped
 
         """)
     // It replays with today's reducer, a checkpoint after every action, and says where it
@@ -92,8 +92,9 @@ import Testing
     let list = try await self.replay(["list", "fact.actionlog"], in: directory)
     #expect(
       list.output == """
-        1  +1.050s  send          CounterFeature.Action.factButtonTapped
-        2  +1.400s  effect ← 1    CounterFeature.Action.factResponse("2 is a prime number.")
+        1  +1.050s  send          RecordSamples.swift:173  CounterFeature.Action.factButtonTapped
+        2  +1.400s  effect ← 1    CounterFeature.swift:57  CounterFeature.Action.factResponse(\
+        "2 is a prime number.")
 
         """)
     // With a condition: a fact received when the count is 5.

@@ -24,7 +24,7 @@ import TimeTravel
       })
     let listing = try await run(
       "replay", [file], input: (1...count).map { "goto \($0)\n" }.joined(), in: Self.root)
-    let line = /^(\d+)\/\d+  \+\S+  (?:send|effect ← \d+)  (.+)$/
+    let line = /^(\d+)\/\d+  \+\S+  (?:send|effect ← \d+)(?: at \S+)?  (.+)$/
     let steps = listing.output.split(separator: "\n").compactMap { text in
       (try? line.wholeMatch(in: String(text))).map { (Int($0.1)!, String($0.2)) }
     }

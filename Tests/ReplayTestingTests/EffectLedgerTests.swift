@@ -106,9 +106,9 @@ struct TodosWithoutSort: Reducer {
 
   @Test func theLedgerRoundTripsEveryShape() throws {
     let shapes: [EffectShape] = [
-      .none, .send, .run(EffectSite(fileID: "Feature/File.swift", line: 12)),
+      .none, .send, .run(CallSite(fileID: "Feature/File.swift", line: 12)),
       .merge([.send, .cancel(id: EffectID("CancelID.a"))]),
-      .concatenate([.run(EffectSite(fileID: "F/G.swift", line: 1)), .send]),
+      .concatenate([.run(CallSite(fileID: "F/G.swift", line: 1)), .send]),
       .cancellable(id: EffectID("CancelID.b in rows[3]"), cancelInFlight: true, .send),
       .cancellable(id: EffectID("x"), cancelInFlight: false, .none),
     ]

@@ -26,6 +26,7 @@ extension ActionRecord: _JSONEncodable where Action == AnyEncodable {
     try json.member("update", self.update, in: &object)
     try json.member("uses", self.uses, in: &object)
     try json.member("value", self.value, in: &object)
+    try json.member("via", self.via, in: &object)
     try json.member("yields", self.yields, in: &object)
     json.end(object)
   }
@@ -92,6 +93,7 @@ extension ActionRecord: _JSONDecodable where Action: Decodable {
     self.value = try reader.member("value", of: index, as: Action.self)
     self.yields = try reader.member("yields", of: index, as: JSONValue?.self)
     self.update = try reader.member("update", of: index, as: [JSONPatchOperation]?.self)
+    self.via = try reader.member("via", of: index, as: Int?.self)
   }
 }
 

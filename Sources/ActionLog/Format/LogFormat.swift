@@ -21,6 +21,8 @@ public enum RecordKind: String, Sendable, Codable, CaseIterable {
   /// A shared value's change the recorded reducers did not make, or where a state's shared
   /// values sit.
   case shared
+  /// The source line that action records name by number (`via`).
+  case site
   /// The clean end of a recording.
   case end
 }

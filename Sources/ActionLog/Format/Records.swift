@@ -63,6 +63,9 @@ struct ActionRecord<Action> {
   /// What the action changed in the state, when the header has step updates and it changed
   /// something: RFC 6902 operations. NB: Its key sorts after the envelope's too.
   var update: [JSONPatchOperation]?
+  /// The number of the site record that says which source line sent the action, when known.
+  /// NB: Its key sorts after the envelope's too.
+  var via: Int? = nil
 }
 
 /// A checkpoint record's fields.
@@ -92,6 +95,14 @@ struct SharedRecord<Value> {
 
 extension SharedRecord: Encodable where Value: Encodable {}
 extension SharedRecord: Decodable where Value: Decodable {}
+
+/// A site record's fields: the source line (`Module/File.swift:80`) that action records with
+/// `"via": site` were sent from. Written once per file, before the first action that names it.
+struct SiteRecord: Codable {
+  var kind: String
+  var site: Int
+  var `where`: String
+}
 
 /// A note record's fields.
 struct NoteRecord: Codable {

@@ -15,7 +15,7 @@ import Dispatch
 /// chunks' indexes become segments of one, in order. An action's time and trigger are checked
 /// to be numbers, and read from its line when asked for. It handles what a recorder writes when
 /// nothing went wrong:
-/// actions, checkpoints, an end record last, and a torn last line. Anything else (a damaged line,
+/// actions, checkpoints, site records, an end record last, and a torn last line. Anything else (a damaged line,
 /// a note, a record kind or layout it does not know, a gap) makes it give up, and the sequential
 /// scanner, which says what is wrong and where, reads the file instead.
 enum FastScan {
@@ -147,6 +147,8 @@ enum FastScan {
     var endSeq: Int?
     var endTime: Int64?
     var tornTail: (offset: Int, length: Int)?
+    /// The site records, in order, each with the action before it (0: none).
+    var sites: [(line: LineRange, after: Int)] = []
 
     /// The first chunk's index, which must start at the first action.
     init?(_ first: Chunk) {
@@ -162,10 +164,17 @@ enum FastScan {
 
     /// Appends a chunk whose first record is record `record` of the file.
     mutating func append(_ chunk: Chunk, numberedFrom record: Int) {
+      let actionsBefore = self.actions.count
       self.actions.append(
         segment: chunk.lines, base: chunk.start, numberedFrom: record + chunk.recordsBeforeActions
       )
       for position in chunk.recordsBetweenActions { self.actions.noteRecord(before: position) }
+      for (line, after) in chunk.sites {
+        var line = line
+        line.record += record - 1
+        // NB: A site before the chunk's first action follows the previous chunk's last.
+        self.sites.append((line, after ?? actionsBefore))
+      }
       for (seq, line) in chunk.checkpoints {
         var line = line
         line.record += record - 1
@@ -192,6 +201,9 @@ enum FastScan {
     var endSeq: Int?
     var endTime: Int64?
     var lineCount = 0
+    /// The site records, each with the seq of the action before it in the chunk (`nil`: before
+    /// the chunk's first action).
+    var sites: [(line: LineRange, after: Int?)] = []
 
     /// Scans the lines in `start..<end`, numbering records from 1; `nil` at anything
     /// but a healthy action, checkpoint or (last) end record.
@@ -259,6 +271,14 @@ enum FastScan {
             self.checkpointsBeforeActions = (min(early.lowest, seq), max(early.highest, seq))
           }
           self.checkpoints[seq] = line.range
+        case Int32(ALS_KIND_SITE):
+          if line.last_action_seq >= 0 {
+            self.recordsBetweenActions.append(Int(line.last_action_seq))
+            self.sites.append((line.range, Int(line.last_action_seq)))
+          } else {
+            self.recordsBeforeActions += 1
+            self.sites.append((line.range, nil))
+          }
         case Int32(ALS_KIND_END):
           guard isLast,
             line.range.offset + Framing.prefixLength + line.range.payloadLength + 1 == end

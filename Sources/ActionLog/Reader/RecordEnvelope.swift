@@ -46,7 +46,8 @@ struct RecordEnvelope {
     else { return nil }
     self.kind = kind
     self.kindName = kind.rawValue
-    self.seq = Int(envelope.seq)
+    // NB: A site record's number is not a sequence number.
+    self.seq = kind == .site ? nil : Int(envelope.seq)
     self.time = envelope.time >= 0 ? envelope.time : nil
     self.trigger = envelope.trigger >= 0 ? Int(clamping: envelope.trigger) : nil
   }
@@ -60,6 +61,7 @@ extension RecordKind {
     case Int32(ALS_KIND_CHECKPOINT): self = .checkpoint
     case Int32(ALS_KIND_NOTE): self = .note
     case Int32(ALS_KIND_END): self = .end
+    case Int32(ALS_KIND_SITE): self = .site
     default: return nil
     }
   }

@@ -1,3 +1,5 @@
+import StepChanges
+
 /// One decoded action of a recording.
 public struct RecordedAction<Action> {
   /// The action's sequence number, from 1.
@@ -16,6 +18,9 @@ public struct RecordedAction<Action> {
   /// What the action changed in the state, as recorded (empty for nothing); `nil` for a
   /// recording without step updates.
   public var recordedUpdate: [JSONPatchOperation]? = nil
+  /// The source line that sent it, as recorded: the `Store.send` call, or the `Effect.run` or
+  /// `Effect.send` that made the effect that fed it back; `nil` when not recorded.
+  public var site: CallSite? = nil
 }
 
 extension RecordedAction: Sendable where Action: Sendable {}

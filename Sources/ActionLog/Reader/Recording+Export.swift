@@ -286,6 +286,15 @@ extension Recording {
     for text in notes[0] ?? [] where cut == 0 {
       append(try self.codec.encode(NoteRecord(kind: RecordKind.note.rawValue, seq: 0, text: text)))
     }
+    // Every site record, each before the next kept action, as written: the actions keep their
+    // numbers (`via`), and a record an action left out named comes before the next kept one.
+    var sitesLeft = self.sites.lines[...]
+    func appendSites(before seq: Int?) throws {
+      while let next = sitesLeft.first, seq.map({ next.after < $0 }) ?? true {
+        sitesLeft.removeFirst()
+        append(try rewriting(next.line, replacing: [:]))
+      }
+    }
 
     // Shared records, each written before the next kept action (as the number of the one
     // before it): a change between two kept actions still happens before the second. The
@@ -314,6 +323,7 @@ extension Recording {
     for seq in kept {
       let number = newNumber(seq) ?? seq
       try appendShared(before: seq, as: number - 1)
+      try appendSites(before: seq)
       let line = self.actionLine(at: seq - 1)
       if line.length < 0 {
         let note = NoteRecord(
@@ -398,6 +408,7 @@ extension Recording {
       }
     }
     try appendShared(before: nil, as: kept.count)
+    try appendSites(before: nil)
     if self.ending == .clean {
       let time = rebased(
         self.endTime ?? (self.count > 0 ? self.actionTime(at: self.count - 1) : 0))

@@ -1,5 +1,6 @@
 import ActionLogScan
 import Foundation
+import StepChanges
 
 extension Recording {
   /// The first action of the session a segment of a rolling recording holds (its header's
@@ -37,9 +38,10 @@ extension Recording {
       return Array(bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)])
     }
     Framing.append(payload: header, to: &output)
+    var sites = JoinedSites()
     for (position, segment) in kept.enumerated() {
       let offset = segment.firstAction - first.firstAction
-      try segment.appendRecords(renumberedBy: offset, to: &output)
+      try segment.appendRecords(renumberedBy: offset, sites: &sites, to: &output)
       let next = kept.indices.contains(position + 1) ? kept[position + 1] : nil
       // NB: A segment that another follows ends with the checkpoint the next one starts from;
       // a torn one may not, and then the next one's initial state stands in.
@@ -68,8 +70,12 @@ extension Recording {
   }
 
   /// Appends this recording's records after its header, without its end, with every sequence
-  /// number and trigger moved on by `offset`.
-  private func appendRecords(renumberedBy offset: Int, to output: inout [UInt8]) throws {
+  /// number and trigger moved on by `offset`, and its site records where `sites` has not
+  /// written them (renumbering its actions' `via` where a number already stands for another
+  /// line).
+  private func appendRecords(
+    renumberedBy offset: Int, sites: inout JoinedSites, to output: inout [UInt8]
+  ) throws {
     var notes: [Int: [String]] = [:]
     for case let .note(seq, text) in self.warnings {
       notes[seq, default: []].append(text)
@@ -97,6 +103,15 @@ extension Recording {
         Framing.append(payload: try self.codec.encode(note), to: &output)
       }
     }
+    var renumberedSites: [Int: Int] = [:]
+    for site in self.sites.lines {
+      let (number, isNew) = sites.number(for: site.site, preferring: site.number)
+      if number != site.number { renumberedSites[site.number] = number }
+      guard isNew else { continue }
+      let record = SiteRecord(
+        kind: RecordKind.site.rawValue, site: number, where: site.site.qualifiedDescription)
+      Framing.append(payload: try self.codec.encode(record), to: &output)
+    }
     try appendNotes(after: 0)
     guard self.count > 0 else { return }
     for seq in 1...self.count {
@@ -112,6 +127,12 @@ extension Recording {
         var replacements = ["seq": number]
         let trigger = self.actionTrigger(at: seq - 1)
         if trigger > 0 { replacements["trigger"] = Array(String(trigger + offset).utf8) }
+        if !renumberedSites.isEmpty, let via = try? self.member("via", of: line),
+          let number = Int(String(decoding: via, as: UTF8.self)),
+          let renumbered = renumberedSites[number]
+        {
+          replacements["via"] = Array(String(renumbered).utf8)
+        }
         Framing.append(payload: try rewriting(line, replacements), to: &output)
       }
       if let checkpoint = self.checkpointLines[seq] {
@@ -119,5 +140,23 @@ extension Recording {
       }
       try appendNotes(after: seq)
     }
+  }
+}
+
+/// The site records a join has written: a number keeps its line from segment to segment, as
+/// one writer numbers them; a number a later segment gives another line is given a new one.
+private struct JoinedSites {
+  private var numbers: [CallSite: Int] = [:]
+  private var taken: Set<Int> = []
+
+  /// The joined recording's number for `site`, which its segment numbers `number`, and
+  /// whether its record is still to be written.
+  mutating func number(for site: CallSite, preferring number: Int) -> (Int, isNew: Bool) {
+    if let existing = self.numbers[site] { return (existing, false) }
+    var chosen = number
+    if self.taken.contains(chosen) { chosen = (self.taken.max() ?? 0) + 1 }
+    self.taken.insert(chosen)
+    self.numbers[site] = chosen
+    return (chosen, true)
   }
 }

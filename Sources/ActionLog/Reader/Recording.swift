@@ -50,6 +50,8 @@ public final class Recording: Sendable {
   let checkpointLines: [Int: LineRange]
   /// The shared records, in the order written, with the action each follows.
   let sharedLines: [(seq: Int, line: LineRange)]
+  /// The source lines action records name by number (`via`).
+  let sites: RecordedSites
   let unrecordedNotes: [Int: String]
   let endTime: Int64?
   /// The migration steps applied to every value read, in order; empty for most recordings.
@@ -138,6 +140,7 @@ public final class Recording: Sendable {
     self.checkpoints = scanner.checkpointLines.keys.sorted()
     self.checkpointLines = scanner.checkpointLines
     self.sharedLines = scanner.sharedLines
+    self.sites = scanner.sites
     self.actions = scanner.actions
     self.unrecordedNotes = scanner.unrecordedNotes
     self.endTime = scanner.endTime
@@ -162,6 +165,7 @@ public final class Recording: Sendable {
     self.checkpoints = other.checkpoints
     self.checkpointLines = other.checkpointLines
     self.sharedLines = other.sharedLines
+    self.sites = other.sites
     self.actions = other.actions
     self.unrecordedNotes = other.unrecordedNotes
     self.endTime = other.endTime
@@ -264,7 +268,8 @@ public final class Recording: Sendable {
       action: record.value,
       captured: record.uses ?? CapturedValues(),
       recordedEffects: record.yields,
-      recordedUpdate: self.header.hasStepUpdates ? record.update ?? [] : nil
+      recordedUpdate: self.header.hasStepUpdates ? record.update ?? [] : nil,
+      site: record.via.flatMap { self.sites[$0] }
     )
   }
 

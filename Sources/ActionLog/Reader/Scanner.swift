@@ -2,6 +2,7 @@
 // read best together.
 
 import ActionLogScan
+import StepChanges
 import Foundation
 
 #if canImport(Glibc)
@@ -29,6 +30,8 @@ struct Scanner {
   private(set) var checkpointLines: [Int: LineRange] = [:]
   /// The shared records, in the order written, with the action each follows.
   private(set) var sharedLines: [(seq: Int, line: LineRange)] = []
+  /// The site records: the source lines action records name by number, and the records.
+  private(set) var sites = RecordedSites()
   private(set) var unrecordedNotes: [Int: String] = [:]
   private(set) var endTime: Int64?
   /// The most actions a gap may stand for when damaged records are skipped: as many as the
@@ -130,9 +133,9 @@ struct Scanner {
           let fast = FastScan.scan(
             bytes, from: offset, maximumLineLength: self.limits.maximumRecordLength,
             parallelFrom: threshold
-          )
+          ),
+          self.adopt(fast, bytes)
         {
-          self.adopt(fast)
           self.progress?(total, total)
           return
         }
@@ -156,7 +159,19 @@ struct Scanner {
   }
 
   /// Takes the index of a healthy recording scanned in parallel.
-  private mutating func adopt(_ fast: FastScan.Result) {
+  private mutating func adopt(_ fast: FastScan.Result, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    // NB: A handful of records, read here: one the sequential scanner would refuse sends the
+    // file to it.
+    var sites = RecordedSites()
+    for (line, after) in fast.sites {
+      let payload = UnsafeRawBufferPointer(
+        rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)])
+      guard let site = try? self.codec.decode(SiteRecord.self, from: payload),
+        let callSite = CallSite(site.where), site.site > 0
+      else { return false }
+      sites.add(number: site.site, callSite, line: line, after: after)
+    }
+    self.sites = sites
     self.actions = fast.actions
     self.checkpointLines = fast.checkpoints
     if let endTime = fast.endTime {
@@ -165,6 +180,7 @@ struct Scanner {
     } else if let torn = fast.tornTail {
       self.ending = .tornTail(offset: torn.offset, length: torn.length)
     }
+    return true
   }
 
   private enum Outcome {
@@ -359,6 +375,18 @@ struct Scanner {
               + "where action \(self.actions.count) was the last"))
       }
       self.sharedLines.append((seq, range))
+      return .ok
+
+    case .site?:
+      guard let site = try? self.codec.decode(SiteRecord.self, from: payload),
+        let callSite = CallSite(site.where), site.site > 0
+      else {
+        return problem(
+          .unreadablePayload(
+            "a site record needs \"site\", a number from 1, and \"where\", as Module/File.swift:80"
+          ))
+      }
+      self.sites.add(number: site.site, callSite, line: range, after: self.actions.count)
       return .ok
 
     case .end?:

@@ -1,3 +1,5 @@
+import StepChanges
+
 extension LogWriter {
   /// How the writer behaves.
   public struct Options: Sendable {
@@ -55,7 +57,8 @@ extension LogWriter {
   /// A record to append.
   public enum Entry: Sendable {
     /// An action the store processed; with `state`, the state after it, from which the writer
-    /// works out the action's `update` (when the header has step updates).
+    /// works out the action's `update` (when the header has step updates); with `site`, the
+    /// source line that sent it, which the writer numbers once per file (`via`).
     case action(
       seq: Int,
       time: Duration,
@@ -63,7 +66,8 @@ extension LogWriter {
       value: any Encodable & Sendable,
       captured: CapturedValues,
       effects: JSONValueSource? = nil,
-      state: (any Encodable & Sendable)? = nil
+      state: (any Encodable & Sendable)? = nil,
+      site: CallSite? = nil
     )
     /// The state after action `seq`.
     case checkpoint(seq: Int, state: any Encodable & Sendable)

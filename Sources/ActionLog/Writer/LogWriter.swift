@@ -214,7 +214,7 @@ public final class LogWriter: @unchecked Sendable {
   /// holding `condition`.
   private func estimatedBytes(of entry: Entry) -> Int {
     switch entry {
-    case .action(_, _, _, _, _, _, nil): self.actionBytes
+    case .action(_, _, _, _, _, _, nil, _): self.actionBytes
     case .action: self.actionBytes + self.stateBytes
     case .checkpoint: self.stateBytes
     case .note, .shared: 256

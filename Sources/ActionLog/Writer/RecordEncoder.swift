@@ -28,6 +28,8 @@ struct RecordEncoder {
   private var lastValue: (any Encodable & Sendable)?
   /// Whether updates are worked out from the values where their types allow.
   private let changesFromValues: Bool
+  /// The numbers of the source lines actions were sent from.
+  private var sites = SiteNumbers()
 
   /// The sizes of the last state encoded whole and of the last action record, in bytes: what
   /// the writer counts a waiting state and action to hold.
@@ -63,6 +65,7 @@ struct RecordEncoder {
         placeholders: &self.placeholders
       )
     }
+    self.sites.startFile()
     self.writesUpdates = header.hasStepUpdates
     if self.writesUpdates {
       self.lastValue = initialState
@@ -87,13 +90,21 @@ struct RecordEncoder {
       }
     }
     switch entry {
-    case let .action(globalSeq, time, origin, value, captured, effects, state):
+    case let .action(globalSeq, time, origin, value, captured, effects, state, site):
       let seq = globalSeq - self.base
       self.lastActionSeq = seq
       self.lastTime = time
       let parent: Int? = if case let .effect(parent) = origin { parent - self.base } else { nil }
       let trigger = parent.flatMap { $0 > 0 ? $0 : nil }
       let update = self.update(after: seq, state: state, notesTo: &buffer)
+      var via: Int?
+      if let site {
+        let (number, record) = self.sites.number(for: site)
+        via = number
+        if let record, let payload = try? self.codec.encode(record) {
+          Framing.append(payload: payload, to: &buffer)
+        }
+      }
       let record = ActionRecord(
         kind: RecordKind.action.rawValue,
         seq: seq,
@@ -103,7 +114,8 @@ struct RecordEncoder {
         uses: captured.isEmpty ? nil : captured,
         value: AnyEncodable(value: value),
         yields: effects?(),
-        update: update
+        update: update,
+        via: via
       )
       do {
         if self.actionPaths.isEmpty {

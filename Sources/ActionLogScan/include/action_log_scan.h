@@ -10,6 +10,8 @@ enum {
   ALS_KIND_CHECKPOINT = 1,
   ALS_KIND_NOTE = 2,
   ALS_KIND_END = 3,
+  /// A site record: its `seq` is the number it gives a source line.
+  ALS_KIND_SITE = 4,
 };
 
 /// What a record's payload starts with, as this library writes it:
@@ -53,7 +55,7 @@ typedef uint32_t als_place;
 #define ALS_SEGMENT_LIMIT 0x80000000u
 #define ALS_PLACE_UNRECORDED 0x80000000u
 
-/// A line other than an action's: a checkpoint, a note or an end record.
+/// A line other than an action's: a checkpoint, a site, a note or an end record.
 typedef struct {
   als_line_range range;
   int64_t seq;

@@ -12,8 +12,9 @@ public struct Effect<Action> {
   @usableFromInline
   indirect enum Operation {
     case none
-    case send(Action)
-    case run(TaskPriority?, EffectSite, @Sendable (Send<Action>) async -> Void)
+    /// An action fed back at once, and where the effect was made (`nil` for the library's own).
+    case send(Action, CallSite?)
+    case run(TaskPriority?, CallSite, @Sendable (Send<Action>) async -> Void)
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
     case cancellable(_CancelID, cancelInFlight: Bool, Effect<Action>)
@@ -43,9 +44,14 @@ extension Effect {
   ///
   /// Prefer calling shared logic directly over sending actions to share it.
   ///
-  /// - Parameter action: The action that is fed back into the store.
-  public static func send(_ action: Action) -> Self {
-    Self(operation: .send(action))
+  /// - Parameters:
+  ///   - action: The action that is fed back into the store.
+  ///   - fileID: The file that made the effect, which a recording names as the action's origin.
+  ///   - line: The line that made the effect.
+  public static func send(
+    _ action: Action, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> Self {
+    Self(operation: .send(action, CallSite(fileID: fileID, line: line)))
   }
 
   /// Wraps an asynchronous unit of work that can feed any number of actions back into the store.
@@ -79,7 +85,7 @@ extension Effect {
   ) -> Self {
     withEscapedDependencies { escaped in
       Self(
-        operation: .run(priority, EffectSite(fileID: fileID, line: line)) { send in
+        operation: .run(priority, CallSite(fileID: fileID, line: line)) { send in
           await escaped.yield {
             do {
               try await operation(send)
@@ -204,8 +210,8 @@ extension Effect {
     switch self.operation {
     case .none:
       return .none
-    case let .send(action):
-      return .send(transform(action))
+    case let .send(action, site):
+      return Effect<T>(operation: .send(transform(action), site))
     case let .run(priority, site, operation):
       return Effect<T>(
         operation: .run(priority, site) { send in

@@ -1,30 +1,5 @@
 import ConcurrencyExtras
 
-/// Where an ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)`` was made.
-public struct EffectSite: Hashable, Sendable, CustomStringConvertible {
-  /// The file, as `Module/File.swift`.
-  public let fileID: String
-  /// The line.
-  public let line: UInt
-
-  init(fileID: StaticString, line: UInt) {
-    self.fileID = fileID.description
-    self.line = line
-  }
-
-  /// A site, for tests and decoders.
-  public init(fileID: String, line: UInt) {
-    self.fileID = fileID
-    self.line = line
-  }
-
-  /// `Todos/Todos.swift:80`, the file without its module.
-  public var description: String {
-    let file = self.fileID.split(separator: "/", maxSplits: 1).last.map(String.init) ?? self.fileID
-    return "\(file):\(self.line)"
-  }
-}
-
 /// What an effect a reducer returned does, without running it: its shape, the places that made
 /// its asynchronous work, and the cancellation identifiers it made and cancelled.
 ///
@@ -37,7 +12,7 @@ public indirect enum EffectShape: Hashable, Sendable, CustomStringConvertible {
   /// Feeds an action back at once (the action itself is in the log, as the next one).
   case send
   /// Asynchronous work, made at a site.
-  case run(EffectSite)
+  case run(CallSite)
   /// Effects that run at the same time.
   case merge([EffectShape])
   /// Effects that run one after the other.

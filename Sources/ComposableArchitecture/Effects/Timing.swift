@@ -70,7 +70,7 @@ extension Effect {
     @Dependency(\._throttles) var throttles
     let key = _CancelID(
       id: _ThrottleID(id: AnyHashableSendable(id)), navigationIDPath: navigationIDPath)
-    let site = EffectSite(fileID: fileID, line: line)
+    let site = CallSite(fileID: fileID, line: line)
     return self.gated(site: site) { operation in
       switch throttles.admit(key, now: clock.now, interval: duration, latest: latest) {
       case .now:
@@ -93,13 +93,13 @@ extension Effect {
 
   /// The effect, each asynchronous operation and each sent action let through by `gate`.
   private func gated(
-    site: EffectSite,
+    site: CallSite,
     _ gate: @escaping @Sendable (@Sendable () async -> Void) async -> Void
   ) -> Self {
     switch self.operation {
     case .none, .cancel:
       return self
-    case let .send(action):
+    case let .send(action, _):
       let action = UncheckedSendable(action)
       return Self(
         operation: .run(nil, site) { send in await gate { await send(action.value) } }

@@ -12,7 +12,7 @@ protocol _StoreCore<State, Action>: AnyObject {
   associatedtype Action
 
   var state: State { get }
-  func send(_ action: Action, origin: ActionOrigin, tasks: _TaskList)
+  func send(_ action: Action, origin: ActionOrigin, site: CallSite?, tasks: _TaskList)
   func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> Int
   func removeObserver(_ id: Int)
 }
@@ -42,7 +42,8 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
   /// The effects whose work has not returned yet.
   let runningEffects = _RunningEffects()
 
-  private var buffer: [(action: Action, origin: ActionOrigin, tasks: _TaskList)] = []
+  private var buffer: [(action: Action, origin: ActionOrigin, site: CallSite?, tasks: _TaskList)] =
+    []
   private var isSending = false
   private var lastActionID: UInt64 = 0
   private var nextTaskKey = 0
@@ -79,8 +80,8 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     }
   }
 
-  func send(_ action: Action, origin: ActionOrigin, tasks: _TaskList) {
-    self.buffer.append((action, origin, tasks))
+  func send(_ action: Action, origin: ActionOrigin, site: CallSite?, tasks: _TaskList) {
+    self.buffer.append((action, origin, site, tasks))
     guard !self.isSending else { return }
     self.isSending = true
     defer {
@@ -89,10 +90,10 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     }
     var index = 0
     while index < self.buffer.count {
-      let (action, origin, tasks) = self.buffer[index]
+      let (action, origin, site, tasks) = self.buffer[index]
       index += 1
       self.lastActionID += 1
-      let context = ActionContext(id: self.lastActionID, origin: origin)
+      let context = ActionContext(id: self.lastActionID, origin: origin, site: site)
       // NB: The store's dependencies are complete values, so pushing them is all the library's
       // `withDependencies` would do here, less its bookkeeping for update closures.
       let effect = ActionContext.$current.withValue(context) {
@@ -141,10 +142,10 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     case .none:
       return
 
-    case let .send(action):
-      self.send(action, origin: .effect(parent: parent), tasks: all)
+    case let .send(action, site):
+      self.send(action, origin: .effect(parent: parent), site: site, tasks: all)
 
-    case let .run(priority, _, operation):
+    case let .run(priority, site, operation):
       let key = self.nextTaskKey
       self.nextTaskKey += 1
       let isCompleted = LockIsolated(false)
@@ -166,7 +167,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
             """
           )
         }
-        self?.send(action, origin: .effect(parent: parent), tasks: all)
+        self?.send(action, origin: .effect(parent: parent), site: site, tasks: all)
       }
       let running = self.runningEffects
       let task = Task(priority: priority) { @MainActor [weak self] in
@@ -290,8 +291,8 @@ final class _ScopedCore<ParentState, ParentAction, State, Action>: _StoreCore {
     self.parent.state[keyPath: self.toState]
   }
 
-  func send(_ action: Action, origin: ActionOrigin, tasks: _TaskList) {
-    self.parent.send(self.fromAction(action), origin: origin, tasks: tasks)
+  func send(_ action: Action, origin: ActionOrigin, site: CallSite?, tasks: _TaskList) {
+    self.parent.send(self.fromAction(action), origin: origin, site: site, tasks: tasks)
   }
 
   func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> Int {

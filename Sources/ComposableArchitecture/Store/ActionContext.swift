@@ -29,10 +29,15 @@ public struct ActionContext: Hashable, Sendable {
   /// Where the action came from.
   public let origin: ActionOrigin
 
+  /// The source line that sent the action: the `Store.send` call for a sent action; for an
+  /// effect's, the `Effect.run` or `Effect.send` that made the effect. `nil` when not known.
+  public let site: CallSite?
+
   /// Creates a context.
-  public init(id: UInt64, origin: ActionOrigin) {
+  public init(id: UInt64, origin: ActionOrigin, site: CallSite? = nil) {
     self.id = id
     self.origin = origin
+    self.site = site
   }
 
   /// The context of the action being reduced, or `nil` outside a store's call to a reducer.

@@ -83,13 +83,29 @@ public final class Store<State, Action>: Observable {
   /// The reducer runs immediately, together with every action its effects send synchronously;
   /// asynchronous effects start as tasks.
   ///
-  /// - Parameter action: An action.
+  /// - Parameters:
+  ///   - action: An action.
+  ///   - fileID: The file that sends the action, which a recording names as its origin
+  ///     (``ActionContext/site``).
+  ///   - line: The line that sends the action.
   /// - Returns: A ``StoreTask`` that represents the lifecycle of the effects started by sending
   ///   the action: await ``StoreTask/finish()`` to wait for them, or cancel them.
   @discardableResult
-  public func send(_ action: Action) -> StoreTask {
+  public func send(
+    _ action: Action, fileID: StaticString = #fileID, line: UInt = #line
+  ) -> StoreTask {
     let tasks = _TaskList()
-    self.core.send(action, origin: .send, tasks: tasks)
+    self.core.send(
+      action, origin: .send, site: CallSite(fileID: fileID, line: line), tasks: tasks)
+    return StoreTask(rawValue: tasks.isEmpty ? nil : tasks.waiter())
+  }
+
+  /// ``send(_:fileID:line:)`` with the site given, or none: what a benchmark compares sending
+  /// with and without call sites by.
+  @_spi(Internals) @discardableResult
+  public func _send(_ action: Action, site: CallSite?) -> StoreTask {
+    let tasks = _TaskList()
+    self.core.send(action, origin: .send, site: site, tasks: tasks)
     return StoreTask(rawValue: tasks.isEmpty ? nil : tasks.waiter())
   }
 

@@ -195,7 +195,8 @@ public final class TestStore<State: Equatable, Action> {
     let tasks = _TaskList()
     self.lastSentState = nil
     self.currentSendLocation = location
-    self.core.send(action, origin: .send, tasks: tasks)
+    self.core.send(
+      action, origin: .send, site: CallSite(fileID: fileID, line: line), tasks: tasks)
     self.currentSendLocation = nil
     let stateAfter = self.lastSentState ?? self.core.state
     self.baseline = stateAfter

@@ -10,8 +10,11 @@
   extension Effect {
     /// An effect that feeds an action back at once, with an animation for the view: here the
     /// state changes at once (see ``Animation``).
-    public static func send(_ action: Action, animation: Animation?) -> Self {
-      .send(action)
+    public static func send(
+      _ action: Action, animation: Animation?, fileID: StaticString = #fileID,
+      line: UInt = #line
+    ) -> Self {
+      .send(action, fileID: fileID, line: line)
     }
   }
 
@@ -19,8 +22,11 @@
     /// Sends an action with an animation for the view: here the state changes at once (see
     /// ``Animation``).
     @discardableResult
-    public func send(_ action: Action, animation: Animation?) -> StoreTask {
-      self.send(action)
+    public func send(
+      _ action: Action, animation: Animation?, fileID: StaticString = #fileID,
+      line: UInt = #line
+    ) -> StoreTask {
+      self.send(action, fileID: fileID, line: line)
     }
   }
 #endif

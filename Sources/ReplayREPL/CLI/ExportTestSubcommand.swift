@@ -54,7 +54,7 @@ extension ReplayCommand {
         let destination = URL(fileURLWithPath: self.recordings).standardizedFileURL
           .appendingPathComponent("\(self.name).actionlog")
         let testFolder = URL(fileURLWithPath: self.tests).standardizedFileURL
-        let test: RegressionTestSource
+        var test: RegressionTestSource
         do {
           test = try RegressionTestSource(
             name: self.name, header: recording.header, reducer: self.reducer,
@@ -75,6 +75,7 @@ extension ReplayCommand {
             )
           }
         }
+        test.callSites = RegressionTestSource.callSites(of: recording)
         let testFile = testFolder.appendingPathComponent(test.fileName)
         let manager = FileManager.default
         for file in [destination, testFile]

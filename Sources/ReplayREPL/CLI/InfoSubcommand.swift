@@ -55,6 +55,12 @@ extension ReplayCommand {
       if let shared = SharedValueChanges(recording).summary {
         lines.append("  shared       " + shared.dropFirst("Shared values: ".count))
       }
+      let sites = recording.callSites
+      lines.append(
+        sites.isEmpty
+          ? "  sent from    not recorded (made before recordings kept call sites)"
+          : "  sent from    \(sites.count) source line\(sites.count == 1 ? "" : "s") "
+            + "(\"replay list\" shows each action's)")
       if let feature = ReplayCommand.feature(header.feature) {
         lines.append("  replayable   yes: this replay knows \"\(feature.id)\"")
       } else {

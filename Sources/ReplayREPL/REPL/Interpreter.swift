@@ -134,7 +134,8 @@ final class Interpreter {
     let step = self.style.emphasis("\(position)/\(self.session.count)")
     guard position > 0 else { return "\(step)  the initial state" }
     let recording = self.session.recording
-    let origin = originText(recording.origin(ofAction: position))
+    let origin = originText(
+      recording.origin(ofAction: position), site: recording.site(ofAction: position))
     let action = (try? self.session.actionText(at: position)).map(oneLine) ?? "?"
     return
       (["\(step)  +\(seconds(recording.time(ofAction: position)))  \(origin)  \(action)"]

@@ -1,5 +1,6 @@
 @_spi(Internals) import ActionLog
 import Foundation
+import StepChanges
 import TimeTravel
 
 // How replay words what a recording holds: counts, times, dates, origins, redactions.
@@ -52,6 +53,13 @@ func originText(_ origin: RecordedOrigin) -> String {
   case .send: "send"
   case let .effect(parent): "effect ← \(parent)"
   }
+}
+
+/// Where an action came from, with the line that sent it when recorded: `send at
+/// TodosView.swift:14`, `effect ← 12 at Todos.swift:80`.
+func originText(_ origin: RecordedOrigin, site: CallSite?) -> String {
+  guard let site else { return originText(origin) }
+  return "\(originText(origin)) at \(site)"
 }
 
 /// The version of the feature a recording holds, when there is something to say about it: a

@@ -21,6 +21,23 @@ public struct RegressionTestSource: Sendable, Equatable {
   public let reducer: String
   /// The recording's path from the test file's folder, one component each.
   public let recordingPath: [String]
+  /// Where the recorded actions were sent from, for a comment above the test: each source line
+  /// as recorded (`Module/File.swift:80`) with the steps it sent, the first sender first.
+  public var callSites: [CallSiteSteps] = []
+
+  /// A source line the recorded actions were sent from, and the steps it sent.
+  public struct CallSiteSteps: Equatable, Sendable {
+    /// `Module/File.swift:80`.
+    public var site: String
+    /// The steps, in order.
+    public var steps: [Int]
+
+    /// The steps `site` sent.
+    public init(site: String, steps: [Int]) {
+      self.site = site
+      self.steps = steps
+    }
+  }
 
   /// A test for a recording with this header.
   ///
@@ -66,11 +83,27 @@ public struct RegressionTestSource: Sendable, Equatable {
     let type = self.typeName
     let function = type.prefix(1).lowercased() + type.dropFirst()
     let path = self.recordingPath.map { "\"\($0)\"" }.joined(separator: ", ")
+    var sites = ""
+    if !self.callSites.isEmpty {
+      let width = self.callSites.map(\.site.count).max() ?? 0
+      sites = """
+        //
+        // Where the recorded actions came from: the `Store.send`, or the effect that fed one back
+        // (as recorded; the code may have moved since).
+
+        """
+      for (site, steps) in self.callSites.map({ ($0.site, $0.steps) }) {
+        let shown = steps.prefix(6).map(String.init).joined(separator: ", ")
+        let more = steps.count > 6 ? " and \(steps.count - 6) more" : ""
+        let padded = site.padding(toLength: width, withPad: " ", startingAt: 0)
+        sites += "//   \(padded)  step\(steps.count == 1 ? "" : "s") \(shown)\(more)\n"
+      }
+    }
     return """
       // A regression test made by `replay export-test` from the recording \(name).actionlog.
       // It fails, with the first differing step and the diff, when the reducer no longer does
       // what the recording shows. Its target depends on ReplayTesting and \(module).
-
+      \(sites)
       import \(module)
       import Foundation
       import ReplayTesting
@@ -88,6 +121,22 @@ public struct RegressionTestSource: Sendable, Equatable {
       }
 
       """
+  }
+}
+
+extension RegressionTestSource {
+  /// Where `recording`'s actions were sent from, as ``callSites`` holds it: empty for a
+  /// recording made before call sites were recorded.
+  public static func callSites(of recording: Recording) -> [CallSiteSteps] {
+    guard recording.hasCallSites, recording.count > 0 else { return [] }
+    var order: [String] = []
+    var steps: [String: [Int]] = [:]
+    for step in 1...recording.count {
+      guard let site = recording.site(ofAction: step)?.qualifiedDescription else { continue }
+      if steps[site] == nil { order.append(site) }
+      steps[site, default: []].append(step)
+    }
+    return order.map { CallSiteSteps(site: $0, steps: steps[$0] ?? []) }
   }
 }
 

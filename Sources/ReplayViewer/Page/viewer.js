@@ -105,6 +105,14 @@
   }
 
   function stepOf(index) { return first + index; }
+
+  // The source line that sent an action (`Module/File.swift:80`), when the recording says.
+  function siteOf(action) {
+    const sites = info.sites;
+    if (!sites || typeof action.via !== "number") return null;
+    const site = sites[String(action.via)];
+    return typeof site === "string" ? site : null;
+  }
   function indexOf(step) { return step - first; }
 
   function prepare(loaded) {
@@ -424,7 +432,7 @@
       },
         el("span", { class: "step", text: String(step) }),
         el("span", { class: "time", text: "+" + seconds(action.time) }),
-        el("span", { class: "origin " + action.source, text: action.source === "effect" ? "effect" + (action.trigger != null ? " ←" + action.trigger : "") : "send" }),
+        el("span", { class: "origin " + action.source, title: siteOf(action) || "", text: action.source === "effect" ? "effect" + (action.trigger != null ? " ←" + action.trigger : "") : "send" }),
         el("span", { class: "name", text: " " + shortSwift(index) }),
         notesByStep.has(step) ? el("span", { class: "note-mark", text: "  ✎" }) : null,
         sharedByStep.has(step) ? el("span", { class: "shared-mark", title: sharedTitle(step), text: "  ⇣" }) : null,
@@ -509,6 +517,10 @@
       }
     } else {
       origin.append("Sent to the store");
+    }
+    const site = siteOf(action);
+    if (site) {
+      origin.append(action.source === "effect" ? ", made at " : " at ", el("code", { class: "site", title: site, text: site.replace(/^[^/]*\//, "") }));
     }
     const fed = childrenOf(step);
     if (fed.length) {

@@ -10,7 +10,7 @@ extension EffectShape {
     switch self {
     case .none: return nil
     case .send: return "send"
-    case .run(let site): return ["run": .string("\(site.fileID):\(site.line)")]
+    case .run(let site): return ["run": .string(site.qualifiedDescription)]
     case .merge(let effects): return ["merge": .array(effects.map { $0.ledgerJSON ?? "none" })]
     case .concatenate(let effects):
       return ["concatenate": .array(effects.map { $0.ledgerJSON ?? "none" })]
@@ -42,7 +42,7 @@ extension EffectShape {
         guard let colon = text.lastIndex(of: ":"),
           let line = UInt(text[text.index(after: colon)...])
         else { throw EffectLedgerError(json: json) }
-        self = .run(EffectSite(fileID: String(text[..<colon]), line: line))
+        self = .run(CallSite(fileID: String(text[..<colon]), line: line))
       case ("merge", .array(let effects)):
         self = .merge(try effects.map { try Self(ledgerJSON: $0) })
       case ("concatenate", .array(let effects)):

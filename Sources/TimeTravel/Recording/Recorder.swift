@@ -362,7 +362,8 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
         // NB: Written out on the writer's thread: the shape holds its identifiers unwritten.
         effects: effects == .none ? nil : JSONValueSource { effects.ledgerJSON },
         // NB: What the action changed is worked out on the writer's thread, from this state.
-        state: self.writesStepUpdates ? recorded : nil
+        state: self.writesStepUpdates ? recorded : nil,
+        site: opened.context.site
       )
     )
     if isCheckpoint {

@@ -204,6 +204,7 @@ def main():
                         row: row ? row.textContent.trim() : null,
                         action: (detail.querySelector('.action-swift code') || {}).textContent || null,
                         labels: [...detail.querySelectorAll('.state-tree .key')].map(k => k.textContent),
+                        origin: (detail.querySelector('.origin-line') || {}).textContent || null,
                     };
                 }"""))
                 page.keyboard.press("ArrowDown")

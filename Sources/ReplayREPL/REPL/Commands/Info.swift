@@ -11,6 +11,27 @@ extension Interpreter.Command {
 }
 
 extension Interpreter {
+  /// Where the current step's action came from, with the source line that sent it: `Step 12
+  /// was fed back by an effect of step 11, made at ExampleFeatures/Todos.swift:80.`
+  func stepOrigin() -> String? {
+    let position = self.session.position
+    guard position > 0 else { return nil }
+    let recording = self.session.recording
+    let site = recording.site(ofAction: position)
+    let origin =
+      switch recording.origin(ofAction: position) {
+      case .send:
+        "Step \(position) was sent to the store"
+          + (site.map { " at \($0.qualifiedDescription)" } ?? "")
+      case .effect(let parent):
+        "Step \(position) was fed back by an effect of step \(parent)"
+          + (site.map { ", made at \($0.qualifiedDescription)" } ?? "")
+      }
+    guard site == nil, !recording.hasCallSites else { return origin + "." }
+    return origin
+      + " (the recording does not say from which line: it was made before recordings kept call sites)."
+  }
+
   func info(_ topic: String?) throws -> String {
     switch topic {
     case nil:
@@ -39,6 +60,9 @@ extension Interpreter {
       }
       if let readOnly = self.session as? ReadOnlySession {
         text += "\nRead-only: \(readOnly.reason)."
+      }
+      if let step = self.stepOrigin() {
+        text += "\n\(step)"
       }
       return text
     case "breakpoints"?, "b"?, "break"?, "watchpoints"?, "watch"?:
