@@ -38,7 +38,7 @@ struct ReplayBench: AsyncParsableCommand {
 
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
-  case send, field, macros, steps, overload, writer, open, timeline, diff, decode, html
+  case send, sites, field, macros, steps, overload, writer, open, timeline, diff, decode, html
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -69,6 +69,11 @@ struct Measure: AsyncParsableCommand {
     try await MainActor.run {
       if runs(.send) {
         try ReplayBench.storeSend(
+          scratch: scratch, sends: quick ? 2_000 : 20_000, rounds: quick ? 3 : 15
+        )
+      }
+      if runs(.sites) {
+        try ReplayBench.callSites(
           scratch: scratch, sends: quick ? 2_000 : 20_000, rounds: quick ? 3 : 15
         )
       }
