@@ -195,7 +195,7 @@ let package = Package(
     .testTarget(
       name: "ActionLogTests",
       dependencies: [
-        "ActionLog", "ActionLogScan", "TestSupport",
+        "ActionLog", "ActionLogScan", "StepChanges", "TestSupport",
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]

@@ -151,12 +151,20 @@ public enum HTMLReport {
     ]
     if let fileName = options.fileName { info["file"] = .string(fileName) }
     if recording.hasCallSites {
-      // NB: What an action's `via` stands for: `Module/File.swift:80`.
+      // The source lines, `Module/File.swift:80`, by number; and each action's number, worked
+      // out here since a record leaves out the number of the one before it.
       info["sites"] = .object(
         Dictionary(
           uniqueKeysWithValues: recording.callSitesByNumber.map {
             (String($0.key), JSONValue.string($0.value.qualifiedDescription))
           }))
+      if leftOut < recording.count {
+        info["sitesOfActions"] = .array(
+          ((leftOut + 1)...recording.count).map {
+            let number = recording.siteNumber(ofAction: $0)
+            return number > 0 ? .integer(Int64(number)) : .null
+          })
+      }
     }
     if let startState { info["startState"] = startState }
     if let verdict = options.verdict {

@@ -28,52 +28,76 @@ extension ReplayBench {
   static func callSites(scratch: URL, sends: Int, rounds: Int) throws {
     let block = 2_000
     print(
-      "Call sites: Store.send on todos, recording with the writer busy, with and without the line"
-        + " that sent each action (\(sends) actions per round, in blocks of \(block) sent to each"
-        + " store in turn; median of \(rounds) rounds, and of each round's ratio)"
+      "Call sites: Store.send on todos with and without the line that sent each action, recording"
+        + " with the writer busy and not recording (\(sends) actions per round, in blocks of"
+        + " \(block) sent to each store in turn; median of \(rounds) rounds, and of each round's"
+        + " ratio)"
     )
+    struct Mode: Hashable {
+      var recording: Bool
+      var sites: Bool
+    }
+    let modes = [false, true].flatMap { recording in
+      [false, true].map { Mode(recording: recording, sites: $0) }
+    }
     let script = self.todosScript(count: sends)
-    var timings: [Bool: [Duration]] = [:]
-    var ratios: [Double] = []
+    var timings: [Mode: [Duration]] = [:]
+    var ratios: [Bool: [Double]] = [:]
     var sizes: [Bool: Int] = [:]
     for round in 0..<rounds {
-      var stores: [Bool: (store: StoreOf<Todos>, recorder: RecorderOf<Todos>)] = [:]
-      for sites in [false, true] {
-        let url = scratch.appendingPathComponent("sites-\(round)-\(sites).actionlog")
-        let recorder = try RecorderOf<Todos>(
-          url: url, feature: "todos", initialState: Todos.State(),
-          options: LogWriter.Options(syncPolicy: .never))
-        stores[sites] = (Self.todosStore(recordingTo: recorder), recorder)
+      var stores: [Mode: (store: StoreOf<Todos>, recorder: RecorderOf<Todos>?)] = [:]
+      for mode in modes {
+        let url = scratch.appendingPathComponent("sites-\(round)-\(mode.sites).actionlog")
+        let recorder =
+          mode.recording
+          ? try RecorderOf<Todos>(
+            url: url, feature: "todos", initialState: Todos.State(),
+            options: LogWriter.Options(syncPolicy: .never)) : nil
+        stores[mode] = (Self.todosStore(recordingTo: recorder), recorder)
       }
-      var totals: [Bool: Duration] = [:]
+      var totals: [Mode: Duration] = [:]
       for (index, start) in stride(from: 0, to: script.count, by: block).enumerated() {
         let actions = script[start..<min(start + block, script.count)]
-        // Alternating which goes first, so warm-up favours neither.
-        for sites in (index + round).isMultiple(of: 2) ? [false, true] : [true, false] {
-          guard let (store, recorder) = stores[sites] else { continue }
+        // Rotating which goes first, so warm-up favours none.
+        for offset in 0..<modes.count {
+          let mode = modes[(offset + index + round) % modes.count]
+          guard let (store, recorder) = stores[mode] else { continue }
           let start = ContinuousClock.now
           for action in actions {
-            Self.send(action, to: store, sites: sites)
+            Self.send(action, to: store, sites: mode.sites)
           }
-          totals[sites, default: .zero] += ContinuousClock.now - start
-          try recorder.flush()
+          totals[mode, default: .zero] += ContinuousClock.now - start
+          try recorder?.flush()
         }
       }
-      for (sites, total) in totals { timings[sites, default: []].append(total) }
-      if let on = totals[true], let off = totals[false] { ratios.append(on / off) }
-      for (sites, entry) in stores {
-        try entry.recorder.close()
+      for (mode, total) in totals { timings[mode, default: []].append(total) }
+      for recording in [false, true] {
+        if let on = totals[Mode(recording: recording, sites: true)],
+          let off = totals[Mode(recording: recording, sites: false)]
+        {
+          ratios[recording, default: []].append(on / off)
+        }
+      }
+      for (mode, entry) in stores {
+        guard let recorder = entry.recorder else { continue }
+        try recorder.close()
         if round == 0 {
-          sizes[sites] =
-            (try? FileManager.default.attributesOfItem(atPath: entry.recorder.url.path)[.size]
-            as? Int) ?? 0
+          sizes[mode.sites] =
+            (try? FileManager.default.attributesOfItem(atPath: recorder.url.path)[.size]
+              as? Int) ?? 0
         }
       }
     }
-    self.row("without call sites", median(timings[false] ?? []), per: sends)
-    self.row("with call sites", median(timings[true] ?? []), per: sends)
-    let ratio = median(ratios)
-    self.ratio(ratio, goal: "≤ 1.02×", met: ratio <= 1.02, note: rangeOfRounds(ratios))
+    for (recording, label) in [(true, "recording"), (false, "not recording")] {
+      for sites in [false, true] {
+        self.row(
+          "\(label), \(sites ? "with" : "without") sites",
+          median(timings[Mode(recording: recording, sites: sites)] ?? []), per: sends)
+      }
+      let ratio = median(ratios[recording] ?? [])
+      self.ratio(
+        ratio, goal: "≤ 1.02×", met: ratio <= 1.02, note: rangeOfRounds(ratios[recording] ?? []))
+    }
     if let off = sizes[false], let on = sizes[true], off > 0 {
       Self.growth("recording of the script", off, on)
     }
@@ -90,7 +114,8 @@ extension ReplayBench {
     let growth = Double(with - without) / Double(without) * 100
     self.figure(
       label, "\(with) B",
-      String(format: "%d B without sites: +%.2f%%, goal ≤ 3%%: %@", without, growth,
+      String(
+        format: "%d B without sites: +%.2f%%, goal ≤ 3%%: %@", without, growth,
         growth <= 3 ? "met" : "NOT MET"))
   }
 

@@ -38,7 +38,9 @@ import TimeTravel
     let view = TodosView(store: store)
     view.addButtonTapped()
     let id = try #require(store.todos.first?.id)
-    view.row(id).textChanged("Milk")
+    for text in ["M", "Mi", "Mil", "Milk"] {
+      view.row(id).textChanged(text)
+    }
     await view.row(id).checkBoxTapped().finish()
     try recorder.close()
     return recorder.count
@@ -48,33 +50,34 @@ import TimeTravel
     let directory = TemporaryDirectory()
     let file = directory.file("todos.actionlog")
     let count = try await Self.record(to: file)
-    #expect(count == 4)
+    #expect(count == 7)
     let add = try Self.line(of: "store.send(.addTodoButtonTapped)", in: "TodosView.swift")
     let type = try Self.line(of: "action: .textFieldChanged(text)", in: "TodosView.swift")
     let tick = try Self.line(of: "action: .checkBoxToggled)", in: "TodosView.swift")
     let effect = try Self.line(of: "return .run { send in", in: "Todos.swift")
 
     let result = try await run(
-      "replay", [file.path], input: "goto 1\ngoto 4\ninfo\nlist\neffects 3\n", in: Self.root)
+      "replay", [file.path], input: "goto 1\ngoto 7\ninfo\nlist\neffects 6\n", in: Self.root)
     #expect(result.status == 0, "\(result.all)")
     let lines = result.output.split(separator: "\n").map(String.init)
-    #expect(lines.first?.hasPrefix("1/4  +") == true)
+    #expect(lines.first?.hasPrefix("1/7  +") == true)
     #expect(
       lines.first?.hasSuffix(
         "  send at TodosView.swift:\(add)  Todos.Action.addTodoButtonTapped") == true,
       "\(result.output)")
     #expect(
       lines.dropFirst().first?.hasSuffix(
-        "  effect ← 3 at Todos.swift:\(effect)  Todos.Action.sortCompleted") == true,
+        "  effect ← 6 at Todos.swift:\(effect)  Todos.Action.sortCompleted") == true,
       "\(result.output)")
     // `info` names the module too.
     #expect(
       lines.contains(
-        "Step 4 was fed back by an effect of step 3, made at ExampleFeatures/Todos.swift:\(effect)."
+        "Step 7 was fed back by an effect of step 6, made at ExampleFeatures/Todos.swift:\(effect)."
       ),
       "\(result.output)")
     // `list` and `effects` show the line in a column of its own.
-    for (step, site) in [(1, "TodosView.swift:\(add)"), (2, "TodosView.swift:\(type)")] {
+    let typed = (2...5).map { ($0, "TodosView.swift:\(type)") }
+    for (step, site) in [(1, "TodosView.swift:\(add)")] + typed {
       #expect(
         lines.contains { $0.hasPrefix("  \(step)  +") && $0.contains("  \(site)  Todos.Action") },
         "\(result.output)")
@@ -83,18 +86,31 @@ import TimeTravel
       lines.contains { $0.contains("send          TodosView.swift:\(tick)  Todos.Action.todos(") },
       "\(result.output)")
     #expect(
-      lines.contains { $0.contains("effect ← 3    Todos.swift:\(effect)  ") }, "\(result.output)")
+      lines.contains { $0.contains("effect ← 6    Todos.swift:\(effect)  ") }, "\(result.output)")
 
-    // Each line is written once, however many actions it sent.
+    // Each line is written once, however many actions it sent; an action sent from the line
+    // of the one before it says so by leaving `via` out, except after a checkpoint (every two
+    // actions here), where a reader stops looking back.
     let text = try String(contentsOf: file, encoding: .utf8)
     #expect(text.components(separatedBy: #""kind":"site""#).count - 1 == 4)
+    let records = text.split(separator: "\n").map { $0.dropFirst(9) }
+    let actions = records.indices.filter { records[$0].hasPrefix(#"{"kind":"action""#) }
+    let named = actions.filter { records[$0].contains(#","via":"#) }
+    #expect(named.count < actions.count)
+    for index in actions where records[index - 1].hasPrefix(#"{"kind":"checkpoint""#) {
+      #expect(named.contains(index), "\(records[index])")
+    }
     let recording = try Recording(contentsOf: file)
+    let view = "ExampleFeatures/TodosView.swift"
     #expect(
-      (1...4).map { recording.site(ofAction: $0)?.qualifiedDescription }
-        == [
-          "ExampleFeatures/TodosView.swift:\(add)", "ExampleFeatures/TodosView.swift:\(type)",
-          "ExampleFeatures/TodosView.swift:\(tick)", "ExampleFeatures/Todos.swift:\(effect)",
+      (1...7).map { recording.site(ofAction: $0)?.qualifiedDescription }
+        == ["\(view):\(add)"] + Array(repeating: "\(view):\(type)", count: 4) + [
+          "\(view):\(tick)", "ExampleFeatures/Todos.swift:\(effect)",
         ])
+    // Read out of order, each answer is the same.
+    #expect(
+      [5, 2, 7, 3, 1].map { recording.site(ofAction: $0)?.line }
+        == [type, type, effect, type, add].map { UInt($0) })
   }
 
   /// Sites are information: a recording whose site records name other lines (the code moved)
@@ -134,16 +150,20 @@ import TimeTravel
   @Test func cutsShrinksAndJoinsKeepEachActionsSite() throws {
     let directory = TemporaryDirectory()
     let todos = try Recording(contentsOf: bundledRecording("todos"))
-    let cut = try todos.export(
-      to: directory.file("cut.actionlog"), options: ExportOptions(cut: .init(after: 100)))
-    #expect(cut.actions == todos.count - 100)
-    let reread = try Recording(contentsOf: directory.file("cut.actionlog"))
-    #expect(
-      (1...reread.count).map { reread.site(ofAction: $0) }
-        == (101...todos.count).map { todos.site(ofAction: $0) })
-    #expect((1...reread.count).allSatisfy { reread.site(ofAction: $0) != nil })
+    // Cut at a checkpoint, and in the middle of a run of actions from one line.
+    for after in [100, 3] {
+      let cut = try todos.export(
+        to: directory.file("cut-\(after).actionlog"),
+        options: ExportOptions(cut: .init(after: after)))
+      #expect(cut.actions == todos.count - after)
+      let reread = try Recording(contentsOf: directory.file("cut-\(after).actionlog"))
+      #expect(
+        (1...reread.count).map { reread.site(ofAction: $0) }
+          == ((after + 1)...todos.count).map { todos.site(ofAction: $0) })
+      #expect((1...reread.count).allSatisfy { reread.site(ofAction: $0) != nil })
+    }
 
-    let subset = [1, 117, 118, 139]
+    let subset = [1, 3, 4, 117, 118, 139]
     _ = try todos.export(
       to: directory.file("subset.actionlog"),
       options: ExportOptions(subset: .init(actions: subset)))

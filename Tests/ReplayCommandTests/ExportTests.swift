@@ -31,7 +31,7 @@ import TimeTravel
           status: 0,
           output: """
             Wrote \(output.path): 40 actions (steps 100–139 of 139)
-              size       18043 bytes
+              size       17939 bytes
               metadata   app=ExampleFeatures, appVersion=1.4.2, cutFrom=actions 100–139 of 139, \
             recorded from 2025-11-22T02:53:20.000Z, description=The list jumps when I tick two \
             todos, os=iOS 18.1, session=Tools/record-samples

@@ -24,7 +24,7 @@ import Testing
               checkpoints  3 (every 50 actions)
               ending       complete
               metadata     app=ExampleFeatures, session=Tools/record-samples
-              size         45273 bytes
+              size         44529 bytes
               sent from    7 source lines ("replay list" shows each action's)
               replayable   yes: this replay knows "todos"
 

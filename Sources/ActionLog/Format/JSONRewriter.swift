@@ -62,7 +62,7 @@ enum JSONRewriter {
   }
 
   /// The payload with the values of some top-level members replaced, others removed, and
-  /// members it lacks appended at its end (the caller keeps the keys sorted).
+  /// members it lacks added where their keys sort (in a payload written with sorted keys).
   static func rewritingMembers(
     of payload: UnsafeRawBufferPointer,
     replacing replacements: [String: [UInt8]],
@@ -72,24 +72,29 @@ enum JSONRewriter {
     var output: [UInt8] = [UInt8(ascii: "{")]
     var isFirst = true
     let members = try Self.members(of: payload)
-    for member in members where !removals.contains(member.key) {
-      if !isFirst { output.append(UInt8(ascii: ",")) }
-      isFirst = false
-      JSONString.write(member.key, into: &output)
-      output.append(UInt8(ascii: ":"))
-      if let replacement = replacements[member.key] {
-        output.append(contentsOf: replacement)
-      } else {
-        output.append(contentsOf: payload[member.value])
-      }
-    }
-    for (key, value) in additions where !members.contains(where: { $0.key == key }) {
+    // NB: Each addition goes where its key sorts among the members, so a payload written with
+    // sorted keys stays sorted.
+    var added = additions.filter { addition in !members.contains { $0.key == addition.0 } }
+      .sorted { $0.0 < $1.0 }[...]
+    func write(_ key: String, _ value: some Collection<UInt8>) {
       if !isFirst { output.append(UInt8(ascii: ",")) }
       isFirst = false
       JSONString.write(key, into: &output)
       output.append(UInt8(ascii: ":"))
       output.append(contentsOf: value)
     }
+    for member in members where !removals.contains(member.key) {
+      while let next = added.first, next.0 < member.key {
+        write(next.0, next.1)
+        added.removeFirst()
+      }
+      if let replacement = replacements[member.key] {
+        write(member.key, replacement)
+      } else {
+        write(member.key, payload[member.value])
+      }
+    }
+    for (key, value) in added { write(key, value) }
     output.append(UInt8(ascii: "}"))
     return output
   }

@@ -1,4 +1,5 @@
 import ActionLogScan
+import Foundation
 import StepChanges
 
 /// The source lines a recording's action records name by number (`via`), from its site records.
@@ -26,11 +27,36 @@ extension Recording {
   /// recorded without one (recordings made before call sites, a reducer run outside a store),
   /// and for one that cannot be read.
   public func site(ofAction seq: Int) -> CallSite? {
-    guard !self.sites.lines.isEmpty, let line = try? self.actionLine(seq) else { return nil }
-    guard let bytes = try? self.member("via", of: line),
-      let number = Int(String(decoding: bytes, as: UTF8.self))
-    else { return nil }
-    return self.sites[number]
+    guard !self.sites.lines.isEmpty else { return nil }
+    return self.sites[self.siteNumber(ofAction: seq)]
+  }
+
+  /// The number of the line that sent action `seq` (0: not known), as ``callSitesByNumber``
+  /// numbers them. An action record without
+  /// `via` was sent from the same line as the action record before it, back to the file's start
+  /// or its last checkpoint record: the records are followed back that far, and the last answer
+  /// is kept, so that going through the actions in order reads each record once.
+  public func siteNumber(ofAction seq: Int) -> Int {
+    if let known = self.siteMemo.number(ofAction: seq) { return known }
+    var step = seq
+    var number = 0
+    while step >= 1 {
+      // NB: An action that could not be read (a note in its place) ends the search: which
+      // line sent it, and so the next, is not known.
+      guard let line = try? self.actionLine(step) else { break }
+      if let bytes = try? self.member("via", of: line) {
+        number = Int(String(decoding: bytes, as: UTF8.self)) ?? 0
+        break
+      }
+      guard step > 1, self.checkpointLines[step - 1] == nil else { break }
+      if let known = self.siteMemo.number(ofAction: step - 1) {
+        number = known
+        break
+      }
+      step -= 1
+    }
+    self.siteMemo.remember(number, ofAction: seq)
+    return number
   }
 
   /// Whether any action of the recording says where it was sent from.
@@ -48,5 +74,19 @@ extension Recording {
   public var callSites: [CallSite] {
     var seen: Set<CallSite> = []
     return self.sites.lines.map(\.site).filter { seen.insert($0).inserted }
+  }
+}
+
+/// The last action whose line a recording worked out: the next one in order costs one record.
+final class SiteMemo: @unchecked Sendable {
+  private let lock = NSLock()
+  private var last: (seq: Int, number: Int)?
+
+  func number(ofAction seq: Int) -> Int? {
+    self.lock.withLock { self.last?.seq == seq ? self.last?.number : nil }
+  }
+
+  func remember(_ number: Int, ofAction seq: Int) {
+    self.lock.withLock { self.last = (seq, number) }
   }
 }

@@ -289,6 +289,9 @@ extension Recording {
     // Every site record, each before the next kept action, as written: the actions keep their
     // numbers (`via`), and a record an action left out named comes before the next kept one.
     var sitesLeft = self.sites.lines[...]
+    // What the last action written said its line was, since the last checkpoint written: an
+    // action keeps its line, written out where the one before it in the new file differs.
+    var lastVia: Int?
     func appendSites(before seq: Int?) throws {
       while let next = sitesLeft.first, seq.map({ next.after < $0 }) ?? true {
         sitesLeft.removeFirst()
@@ -368,6 +371,17 @@ extension Recording {
             additions.append(("update", bytes))
           }
         }
+        if self.hasCallSites {
+          let (via, last) = SiteNumbers.via(
+            forNumber: self.siteNumber(ofAction: seq), after: lastVia)
+          lastVia = last
+          if let via {
+            replacements["via"] = Array(String(via).utf8)
+            additions.append(("via", Array(String(via).utf8)))
+          } else {
+            removals.insert("via")
+          }
+        }
         if trigger > 0, let parent = newNumber(trigger) {
           replacements["trigger"] = Array(String(parent).utf8)
         } else if trigger > 0 {
@@ -390,6 +404,7 @@ extension Recording {
           try JSONRewriter.rewritingMembers(of: $0, replacing: ["value": state])
         }
         append(try JSONRewriter.redact(written, paths: statePaths, placeholders: &placeholders))
+        lastVia = nil
       } else if subset == nil, let checkpoint = self.checkpointLines[seq] {
         var replacements = ["seq": Array(String(number).utf8)]
         if let state = options.checkpointStates[seq] { replacements["value"] = state }
@@ -400,6 +415,7 @@ extension Recording {
           }
         }
         append(try JSONRewriter.redact(rewritten, paths: statePaths, placeholders: &placeholders))
+        lastVia = nil
       }
       for text in notes[seq] ?? [] {
         append(

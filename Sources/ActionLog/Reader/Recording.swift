@@ -52,6 +52,7 @@ public final class Recording: Sendable {
   let sharedLines: [(seq: Int, line: LineRange)]
   /// The source lines action records name by number (`via`).
   let sites: RecordedSites
+  let siteMemo = SiteMemo()
   let unrecordedNotes: [Int: String]
   let endTime: Int64?
   /// The migration steps applied to every value read, in order; empty for most recordings.
@@ -269,7 +270,7 @@ public final class Recording: Sendable {
       captured: record.uses ?? CapturedValues(),
       recordedEffects: record.yields,
       recordedUpdate: self.header.hasStepUpdates ? record.update ?? [] : nil,
-      site: record.via.flatMap { self.sites[$0] }
+      site: record.via.map { self.sites[$0] } ?? self.site(ofAction: seq)
     )
   }
 

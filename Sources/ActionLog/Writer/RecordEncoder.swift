@@ -97,14 +97,15 @@ struct RecordEncoder {
       let parent: Int? = if case let .effect(parent) = origin { parent - self.base } else { nil }
       let trigger = parent.flatMap { $0 > 0 ? $0 : nil }
       let update = self.update(after: seq, state: state, notesTo: &buffer)
-      var via: Int?
+      var number: Int?
       if let site {
-        let (number, record) = self.sites.number(for: site)
-        via = number
-        if let record, let payload = try? self.codec.encode(record) {
+        let named = self.sites.number(for: site)
+        number = named.number
+        if let record = named.record, let payload = try? self.codec.encode(record) {
           Framing.append(payload: payload, to: &buffer)
         }
       }
+      let (via, lastVia) = self.sites.via(forNumber: number)
       let record = ActionRecord(
         kind: RecordKind.action.rawValue,
         seq: seq,
@@ -124,6 +125,7 @@ struct RecordEncoder {
           let payload = try self.redacted(self.codec.encode(record), self.actionPaths)
           Framing.append(payload: payload, to: &buffer)
         }
+        self.sites.wrote(via: lastVia)
       } catch {
         let text = "action \(seq) could not be encoded: \(error)"
         self.onEncodingFailure?(text)
@@ -142,6 +144,7 @@ struct RecordEncoder {
           let payload = try self.redacted(self.codec.encode(record), self.statePaths)
           Framing.append(payload: payload, to: &buffer)
         }
+        self.sites.wroteCheckpoint()
       } catch {
         let text = "the checkpoint after action \(seq) could not be encoded: \(error)"
         self.onEncodingFailure?(text)

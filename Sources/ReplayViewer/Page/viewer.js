@@ -106,11 +106,13 @@
 
   function stepOf(index) { return first + index; }
 
-  // The source line that sent an action (`Module/File.swift:80`), when the recording says.
-  function siteOf(action) {
+  // The source line that sent the action at `index` (`Module/File.swift:80`), when the
+  // recording says.
+  function siteOf(index) {
     const sites = info.sites;
-    if (!sites || typeof action.via !== "number") return null;
-    const site = sites[String(action.via)];
+    const numbers = info.sitesOfActions;
+    if (!sites || !Array.isArray(numbers) || typeof numbers[index] !== "number") return null;
+    const site = sites[String(numbers[index])];
     return typeof site === "string" ? site : null;
   }
   function indexOf(step) { return step - first; }
@@ -432,7 +434,7 @@
       },
         el("span", { class: "step", text: String(step) }),
         el("span", { class: "time", text: "+" + seconds(action.time) }),
-        el("span", { class: "origin " + action.source, title: siteOf(action) || "", text: action.source === "effect" ? "effect" + (action.trigger != null ? " ←" + action.trigger : "") : "send" }),
+        el("span", { class: "origin " + action.source, title: siteOf(index) || "", text: action.source === "effect" ? "effect" + (action.trigger != null ? " ←" + action.trigger : "") : "send" }),
         el("span", { class: "name", text: " " + shortSwift(index) }),
         notesByStep.has(step) ? el("span", { class: "note-mark", text: "  ✎" }) : null,
         sharedByStep.has(step) ? el("span", { class: "shared-mark", title: sharedTitle(step), text: "  ⇣" }) : null,
@@ -518,7 +520,7 @@
     } else {
       origin.append("Sent to the store");
     }
-    const site = siteOf(action);
+    const site = siteOf(index);
     if (site) {
       origin.append(action.source === "effect" ? ", made at " : " at ", el("code", { class: "site", title: site, text: site.replace(/^[^/]*\//, "") }));
     }
