@@ -61,6 +61,56 @@ import TimeTravel
     )
   }
 
+  @Test func conditionsCompareValuesWrittenAsTheREPLPrintsThem() async throws {
+    let result = try await self.session(
+      "Recordings/todos.actionlog",
+      "print filter == .all", "print filter == .active", "watch todos[0].isComplete == true",
+      "continue",
+      #"print todos[0] == Todo.State(description: "Write thank-you notes", id: UUID(00000000-0000-0000-0000-00000000000b), isComplete: true, priority: 0)"#,
+      "print todos[0].priority == 0.0", "print todos[0].isComplete != true",
+      "print todos[0].isComplete == ture", "watch filter == .completed)",
+      "watch filter != .all", "info breakpoints", "continue", "reverse-continue"
+    )
+    #expect(
+      result
+        == ProcessResult(
+          status: 1,
+          output: """
+            true
+            false: filter is Todos.Filter.all
+            Watchpoint 1: todos[0].isComplete == true (does not hold now: todos[0].isComplete is \
+            absent at this step)
+            Watchpoint 1: todos[0].isComplete == true
+              false → true
+            117/139  +40.950s  send at TodosView.swift:58  Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-00000000000B), action: .checkBoxToggled))
+            true
+            true
+            false: todos[0].isComplete is true
+            "ture" is not a value: write a case with its dot (.ture), a string in quotes \
+            ("ture"), a number, true, false or nil.
+            The value after "==" does not read as Swift: column 11: expected the end of the \
+            value, found ")"
+              .completed)
+                        ^
+            Watchpoint 2: filter != .all (does not hold now: filter is Todos.Filter.all)
+            Num  Type        What
+            1    watchpoint  todos[0].isComplete == true
+            2    watchpoint  filter != .all
+            Watchpoint 2: filter != .all
+              Todos.Filter.all → Todos.Filter.completed
+            133/139  +46.550s  send at TodosView.swift:24  Todos.Action.filterPicked(.completed)
+            Watchpoint 1: todos[0].isComplete == true
+              false → true
+            117/139  +40.950s  send at TodosView.swift:58  Todos.Action.todos(.element(id: \
+            UUID(00000000-0000-0000-0000-00000000000B), action: .checkBoxToggled))
+
+            """,
+          errors: ""
+        )
+    )
+  }
+
   @Test func aRedactedRecordingStepsDiffsAndVerifies() async throws {
     let result = try await self.session(
       "Recordings/todos-redacted.actionlog",
@@ -468,14 +518,16 @@ struct Thermostat: Reducer {
     let output = try await self.terminal(
       ["Recordings/todos.actionlog"],
       keys: [
-        "goto 60\\r", "send .todos(.elem\\t",
-        #"(id: UUID(00000000-0000-0000-0000-000000000006), action: .textFieldChanged(\"BX\")))\r"#,
+        "goto 60\\r", "send .todos(.elem\\t", "(i\\t",
+        "UUID(00000000-0000-0000-0000-000000000006), ac\\t",
+        #".textFieldChanged(\"BX\")))\r"#,
         "send .todos(.element(id: 1\\r", #"send .filterPicked(\"Active\r"#, "send todos(]\\r",
         "\\x04",
       ],
       home: TemporaryDirectory(), noColor: true
     )
-    // TAB completes the case name; the action, sent, changes what the step changed.
+    // TAB completes the case name, then each label (typed here only as `i` and `ac`); the
+    // action, sent, changes what the step changed.
     #expect(output.contains(#"'send .todos(.elem\r\x1b[43Gent'"#), "\(output)")
     #expect(output.contains(#"-       description: "B",\r\n+       description: "BX","#))
     // Three malformed actions: each names the column and what was expected there.
@@ -597,6 +649,25 @@ struct Thermostat: Reducer {
     #expect(self.completer.complete("p settings.v").insertion == "olume")
     #expect(self.completer.complete("p items[3].").candidates == [])
     #expect(self.completer.complete("p items[").candidates == [])
+  }
+
+  @Test func labelsInsideACasesParenthesesInSend() {
+    var completer = self.completer
+    completer.caseLabels = { ["element": ["id", "action"], "deleteMany": ["ids"]] }
+    #expect(completer.complete("send .todos(.element(").candidates == ["action:", "id:"])
+    #expect(completer.complete("send .todos(.element(i").insertion == "d: ")
+    #expect(
+      completer.complete("send .todos(.element(id: UUID(00000000-0000-0000-0000-000000000006), ac")
+        .insertion == "tion: ")
+    #expect(completer.complete("send .deleteMany(").insertion == "ids: ")
+    // A parenthesis inside a string is text; a label is not completed inside a string, after
+    // its colon, or in a case that has none.
+    #expect(completer.complete(#"send .todos(.element(id: "a(b", ac"#).insertion == "tion: ")
+    #expect(completer.complete(#"send .todos(.element(id: "a, i"#).candidates == [])
+    #expect(completer.complete("send .todos(.element(id: ").candidates == [])
+    #expect(completer.complete("send .filterPicked(").candidates == [])
+    // Case names after a dot, as before.
+    #expect(completer.complete("send .todos(.elem").insertion == "ent")
   }
 
   @Test func actionNamesAfterBreakAndFind() {

@@ -2,7 +2,7 @@ import TimeTravel
 
 /// Completes what is typed at the prompt: command names, then what the command takes (state
 /// paths for `print` and `watch`, action case names for `break`, `find` and after a dot in
-/// `send`, commands for `help`).
+/// `send`, a case's labels inside its parentheses in `send`, commands for `help`).
 struct Completer {
   /// What can complete the word at the cursor.
   struct Completion: Equatable {
@@ -29,6 +29,8 @@ struct Completer {
   let commands: [Interpreter.Command]
   let caseNames: () -> Set<String>
   let state: () -> Any
+  /// The labels of each action case's associated values, by case name.
+  var caseLabels: () -> [String: Set<String>] = { [:] }
 
   /// The completion for `line`, the text before the cursor.
   func complete(_ line: String) -> Completion {
@@ -51,6 +53,12 @@ struct Completer {
       let paths = StatePath.completions(of: word, in: self.state())
       return Completion(word: word, candidates: paths.sorted(), endsWord: false)
     case ("send", _):
+      if let (caseName, fragment) = Self.labelPosition(in: line) {
+        // A label inside a case's parentheses: `.element(id: 0, ac` completes to `action: `.
+        let labels = (self.caseLabels()[caseName] ?? []).filter { $0.hasPrefix(fragment) }
+        return Completion(
+          word: fragment, candidates: labels.map { $0 + ":" }.sorted(), endsWord: true)
+      }
       // A case name after a dot: `.todos(.elem` completes to `.element`.
       guard let dot = line.lastIndex(of: "."),
         line[line.index(after: dot)...].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
@@ -70,5 +78,55 @@ struct Completer {
     default:
       return Completion(word: word, candidates: [], endsWord: true)
     }
+  }
+
+  /// Where `line` ends at a label of a case's associated values (or a struct's members): right
+  /// after the case's `(` or a `,` between its values, with the label typed so far. Returns the
+  /// case's name (a type's last component) and that fragment; `nil` elsewhere (inside a string,
+  /// after a dot, after a label's colon).
+  static func labelPosition(in line: String) -> (caseName: String, fragment: String)? {
+    let characters = Array(line)
+    var fragmentStart = characters.count
+    while fragmentStart > 0,
+      characters[fragmentStart - 1].isLetter || characters[fragmentStart - 1].isNumber
+        || characters[fragmentStart - 1] == "_"
+    {
+      fragmentStart -= 1
+    }
+    var before = fragmentStart
+    while before > 0, characters[before - 1] == " " { before -= 1 }
+    guard before > 0, characters[before - 1] == "(" || characters[before - 1] == "," else {
+      return nil
+    }
+    // The parentheses and brackets still open at the end, outside strings.
+    var open: [Int] = []
+    var inString = false
+    var index = 0
+    while index < characters.count {
+      let character = characters[index]
+      if inString {
+        if character == "\\" { index += 1 } else if character == "\"" { inString = false }
+      } else {
+        switch character {
+        case "\"": inString = true
+        case "(", "[": open.append(index)
+        case ")", "]": _ = open.popLast()
+        default: break
+        }
+      }
+      index += 1
+    }
+    guard !inString, let parenthesis = open.last, characters[parenthesis] == "(" else {
+      return nil
+    }
+    var nameStart = parenthesis
+    while nameStart > 0,
+      characters[nameStart - 1].isLetter || characters[nameStart - 1].isNumber
+        || characters[nameStart - 1] == "_"
+    {
+      nameStart -= 1
+    }
+    guard nameStart < parenthesis else { return nil }
+    return (String(characters[nameStart..<parenthesis]), String(characters[fragmentStart...]))
   }
 }

@@ -22,6 +22,8 @@ final class Interpreter {
   struct Stop {
     enum Kind {
       case watch(StatePath)
+      /// Stops where the condition comes to hold.
+      case condition(ValueCondition)
       case breakpoint(ActionBreakpoint)
     }
     let number: Int
@@ -30,6 +32,7 @@ final class Interpreter {
   var stops: [Stop] = []
   var nextStopNumber = 1
   private var caseNamesSeen: Set<String>?
+  private var caseLabelsSeen: [String: Set<String>]?
   /// The recording's changes of shared values that its reducers did not make.
   lazy var sharedChanges = SharedValueChanges(self.session.recording)
 
@@ -113,8 +116,37 @@ final class Interpreter {
     Completer(
       commands: Self.commands,
       caseNames: { [unowned self] in self.caseNames() },
-      state: { [unowned self] in self.session.currentState }
+      state: { [unowned self] in self.session.currentState },
+      caseLabels: { [unowned self] in self.caseLabels() }
     )
+  }
+
+  /// The labels of each action case's associated values, read from the recording's actions
+  /// (its first 2,000) as the REPL prints them, found once.
+  func caseLabels() -> [String: Set<String>] {
+    if let labels = self.caseLabelsSeen { return labels }
+    var labels: [String: Set<String>] = [:]
+    func visit(_ value: SwiftValue) {
+      switch value {
+      case let .enumCase(name, arguments?), let .call(name, arguments):
+        // NB: A type by its last component, as the completer finds it before `(`.
+        let key = name.split(separator: ".").last.map(String.init) ?? name
+        for argument in arguments {
+          if let label = argument.label { labels[key, default: []].insert(label) }
+          visit(argument.value)
+        }
+      case let .array(elements): elements.forEach(visit)
+      default: break
+      }
+    }
+    for step in stride(from: 1, through: min(2_000, self.session.count), by: 1) {
+      guard let text = try? self.session.actionText(at: step),
+        let value = try? SwiftValueParser.parse(oneLine(text))
+      else { continue }
+      visit(value)
+    }
+    self.caseLabelsSeen = labels
+    return labels
   }
 
   /// The action case names in the recording (its first 10,000 actions), found once.

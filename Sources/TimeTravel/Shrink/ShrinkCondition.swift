@@ -85,7 +85,7 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
   /// Whether a dump reads as the value written: exactly, as a string without its quotes, as an
   /// enum case without its type (`.all` for `Todos.Filter.all`), or laid out on one line
   /// (`Song(id: 1, title: "A")` for a dump over several lines).
-  static func matches(_ dump: String, _ value: String) -> Bool {
+  public static func matches(_ dump: String, _ value: String) -> Bool {
     if dump == value || dump == "\"\(value)\"" { return true }
     if value.hasPrefix("."), dump.hasSuffix(value), !dump.contains("\n"),
       dump.dropLast(value.count).allSatisfy({ $0.isLetter || $0.isNumber || "._".contains($0) })

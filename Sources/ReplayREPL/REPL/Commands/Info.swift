@@ -75,6 +75,7 @@ extension Interpreter {
           let number = String(stop.number).padding(toLength: 5, withPad: " ", startingAt: 0)
           switch stop.kind {
           case let .watch(path): return "\(number)watchpoint  \(path)"
+          case let .condition(condition): return "\(number)watchpoint  \(condition)"
           case let .breakpoint(breakpoint): return "\(number)breakpoint  \(breakpoint)"
           }
         }).joined(separator: "\n")

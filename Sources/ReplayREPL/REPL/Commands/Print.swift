@@ -5,11 +5,18 @@ import TimeTravel
 extension Interpreter.Command {
   /// `print [PATH]`.
   static let print = Self(
-    names: ["print", "p"], usage: "print [PATH]",
-    summary: "Show the state, or the value at a path such as todos[0].description or path[id: 0]."
+    names: ["print", "p"], usage: "print [PATH [== VALUE]]",
+    summary:
+      "Show the state, the value at a path such as todos[0].description, or whether it equals a value."
   ) { interpreter, arguments in
     // NB: The rest of the line, so that a path may hold a space: `path[id: 0]`.
     let typed = arguments.text.trimmingCharacters(in: .whitespaces)
+    if ValueCondition.isCondition(typed) {
+      let condition = try ValueCondition(typed)
+      let value = try interpreter.session.state(at: condition.condition.path).value.text
+      guard !condition.holds(forDump: value) else { return "true" }
+      return "false: \(condition.condition.path) is \(oneLine(value))"
+    }
     let path = try typed.isEmpty ? nil : StatePath(typed)
     let session = interpreter.session
     let state = try session.state(at: path)

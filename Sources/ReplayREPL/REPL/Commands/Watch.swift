@@ -5,8 +5,9 @@ import TimeTravel
 extension Interpreter.Command {
   /// `watch PATH`.
   static let watch = Self(
-    names: ["watch", "w"], usage: "watch PATH",
-    summary: "Stop searches where the value at a path changes."
+    names: ["watch", "w"], usage: "watch PATH [== VALUE]",
+    summary:
+      "Stop searches where the value at a path changes, or comes to equal a value (or not: !=)."
   ) { interpreter, arguments in try interpreter.watch(arguments.text) }
 
   /// `break ACTION`.
@@ -33,6 +34,15 @@ extension Interpreter {
     else {
       let reason = (self.session as? ReadOnlySession)?.reason ?? "this recording cannot be re-run"
       throw InterpreterError("A watchpoint re-runs the reducer, but \(reason).")
+    }
+    if ValueCondition.isCondition(text) {
+      let condition = try ValueCondition(text)
+      let now = try? self.session.state(at: condition.condition.path)
+      let number = self.addStop(.condition(condition))
+      let holds = condition.holds(forDump: now?.value.text)
+      return "Watchpoint \(number): \(condition) (\(holds ? "holds" : "does not hold") now"
+        + ": \(condition.condition.path) is "
+        + (now.map { oneLine($0.value.text) } ?? "absent at this step") + ")"
     }
     let path = try StatePath(text)
     let number = self.addStop(.watch(path))
