@@ -77,6 +77,24 @@ import Testing
     #expect(source.contains("three-todos.actionlog"))
   }
 
+  /// A condition's value is read as Swift, as the REPL's are: `3.0` is the count `3`, and a
+  /// value that does not read as Swift names its column.
+  @Test func aConditionsValueIsReadAsSwift() async throws {
+    let directory = TemporaryDirectory()
+    let result = try await self.replay(
+      ["shrink", "counter.actionlog", "--watch", "count == 3.0", "-o", "three.actionlog"],
+      in: directory)
+    #expect(result.status == 0, "\(result.errors)")
+    #expect(result.output.contains("still count == 3.0."), "\(result.output)")
+    let malformed = try await self.replay(
+      ["shrink", "counter.actionlog", "--watch", "count == (3"], in: directory)
+    #expect(malformed.status == 1)
+    #expect(
+      malformed.errors.contains(
+        #"--watch: The value after "==" does not read as Swift: column 1: expected a value"#),
+      "\(malformed.errors)")
+  }
+
   @Test func breakKeepsAnActionWithWhatItsEffectFedBack() async throws {
     let directory = TemporaryDirectory()
     let result = try await self.replay(

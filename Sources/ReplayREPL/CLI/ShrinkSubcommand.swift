@@ -141,7 +141,8 @@ extension ReplayCommand {
 
     private func condition() throws -> ShrinkCondition {
       do {
-        let watch = try self.watch.map(StateCondition.init)
+        // NB: Its value read as Swift, as the REPL's conditions are.
+        let watch = try self.watch.map { try ValueCondition($0).stateCondition }
         if self.verify { return .diverges }
         if let breakpoint = self.breakpoint {
           return .reaches(ActionBreakpoint(breakpoint), where: watch)
@@ -150,6 +151,8 @@ extension ReplayCommand {
         return .watch(watch)
       } catch let error as StateConditionError {
         throw CommandFailure(error.description)
+      } catch let error as InterpreterError {
+        throw CommandFailure("--watch: \(error.description)")
       } catch let error as StatePathError {
         throw CommandFailure("--watch: \(error.description)")
       }

@@ -18,19 +18,11 @@ struct ValueCondition: CustomStringConvertible {
 
   /// Reads `PATH == VALUE` or `PATH != VALUE`.
   ///
-  /// - Throws: ``InterpreterError`` saying what is wrong, with the column and what was expected
-  ///   there for a value that does not read as Swift.
+  /// - Throws: `StateConditionError` or `StatePathError` for what is not a condition, and
+  ///   ``InterpreterError`` with the column and what was expected there for a value that does
+  ///   not read as Swift.
   init(_ text: String) throws {
-    let condition: StateCondition
-    do {
-      condition = try StateCondition(text)
-    } catch let error as StateConditionError {
-      throw InterpreterError(
-        """
-        "\(text)" is not a condition: \(error.reason). Write PATH == VALUE or PATH != VALUE, the \
-        value as "print PATH" shows it: todos[0].isComplete == true, filter == .active.
-        """)
-    }
+    let condition = try StateCondition(text)
     // NB: A lone word would read as a type's name: most often it is a case without its dot, a
     // string without quotes, or a misspelt literal.
     if condition.value.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }),
@@ -58,14 +50,25 @@ struct ValueCondition: CustomStringConvertible {
   /// at the path) makes neither comparison hold.
   func holds(forDump dump: String?) -> Bool {
     guard let dump else { return false }
-    let matches: Bool
-    if let printed = try? SwiftValueParser.parse(oneLine(dump)) {
-      matches = printed.reads(as: self.value)
-    } else {
-      // NB: What does not read as Swift (a dictionary, a recording's JSON) is compared as text.
-      matches = StateCondition.matches(dump, self.condition.value)
-    }
+    let matches = Self.reads(dump, self.value, written: self.condition.value)
     return self.condition.comparison == .equal ? matches : !matches
+  }
+
+  /// The condition as `replay shrink` checks it: its values compared as Swift.
+  var stateCondition: StateCondition {
+    var condition = self.condition
+    let value = self.value
+    condition.reads = { dump, written in Self.reads(dump, value, written: written) }
+    return condition
+  }
+
+  /// Whether a value printed as `dump` reads as `value`, written as `written`.
+  private static func reads(_ dump: String, _ value: SwiftValue, written: String) -> Bool {
+    guard let printed = try? SwiftValueParser.parse(oneLine(dump)) else {
+      // NB: What does not read as Swift (a dictionary, a recording's JSON) is compared as text.
+      return StateCondition.matches(dump, written)
+    }
+    return printed.reads(as: value)
   }
 }
 

@@ -44,6 +44,13 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
   public let comparison: Comparison
   /// The value, as written.
   public let value: String
+  /// Whether a value printed as the first string reads as the value written, the second; by
+  /// default ``matches(_:_:)``, as text. A reader of Swift (the REPL's) compares them as values.
+  public var reads: @Sendable (_ dump: String, _ written: String) -> Bool = Self.matches
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.path == rhs.path && lhs.comparison == rhs.comparison && lhs.value == rhs.value
+  }
 
   /// Parses `PATH == VALUE` or `PATH != VALUE`.
   ///
@@ -74,7 +81,7 @@ public struct StateCondition: Sendable, Equatable, CustomStringConvertible {
   /// comparison hold.
   public func holds(in state: Any) -> Bool {
     guard let found = try? self.path.value(in: state) else { return false }
-    let matches = Self.matches(String(customDumping: found), self.value)
+    let matches = self.reads(String(customDumping: found), self.value)
     return self.comparison == .equal ? matches : !matches
   }
 
