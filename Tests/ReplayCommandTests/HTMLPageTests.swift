@@ -248,7 +248,8 @@ struct HTMLPageTests {
     "javascript:window.__injected=5", "<link rel=stylesheet href=http://example.invalid/x.css>",
   ]
 
-  /// A report whose every string, case name, metadata key and value is one of ``hostile``.
+  /// A report whose every string, case name, metadata key and value, and the source line each
+  /// action names, is one of ``hostile``.
   static func hostileRecording() -> Data {
     func string(_ text: String) -> String {
       let data = try! JSONEncoder().encode(text)
@@ -271,8 +272,12 @@ struct HTMLPageTests {
     for (index, name) in names.enumerated() {
       data.append(
         framedLine(
+          #"{"kind":"site","site":\#(index + 1),"where":"# + string("\(name)/\(name):7") + "}"))
+      data.append(
+        framedLine(
           #"{"kind":"action","seq":\#(index + 1),"source":"send","time":\#(index * 1_000_000),"value":{"#
-            + string(name) + #":{"_0":"# + string(name) + #","label":"# + string(name) + "}}}"))
+            + string(name) + #":{"_0":"# + string(name) + #","label":"# + string(name)
+            + #"}},"via":\#(index + 1)}"#))
       data.append(framedLine(#"{"kind":"note","seq":\#(index + 1),"text":"# + string(name) + "}"))
       if index == 0 {
         data.append(
