@@ -42,7 +42,7 @@ import Testing
     // Correct expectations pass, in both frameworks.
     let passing = try await swift(["test", "--skip-build", "--filter", "[Cc]orrect"], in: package)
     #expect(passing.status == 0, "\(passing.all)")
-    #expect(passing.all.contains("Test run with 4 tests in 0 suites passed"), "\(passing.all)")
+    #expect(passing.all.contains("Test run with 5 tests in 0 suites passed"), "\(passing.all)")
     #expect(passing.all.contains("Executed 2 tests, with 0 failures"), "\(passing.all)")
 
     // Each mistake fails its test, with the diff or the unasserted action.

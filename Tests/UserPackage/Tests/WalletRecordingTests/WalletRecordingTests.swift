@@ -1,3 +1,4 @@
+import ActionLog
 import ComposableArchitecture
 import Foundation
 import ReplayTesting
@@ -42,6 +43,21 @@ func discard(_ url: URL) {
   let url = try await recordSession()
   defer { discard(url) }
   try assertReplay(url) { Wallet() }
+}
+
+// Each action names the line that sent it: a `send` in this file, or the `.run` in the feature
+// whose effect fed it back.
+@MainActor
+@Test func correctRecordingNamesWhereEachActionCameFrom() async throws {
+  let url = try await recordSession()
+  defer { discard(url) }
+  let recording = try Recording(contentsOf: url)
+  #expect(recording.site(ofAction: 1)?.fileID == "WalletRecordingTests/WalletRecordingTests.swift")
+  let fedBack = try #require(
+    (1...recording.count).first {
+      if case .effect = recording.origin(ofAction: $0) { true } else { false }
+    })
+  #expect(recording.site(ofAction: fedBack)?.fileID == "Wallet/Wallet.swift")
 }
 
 // A fee added since the session was recorded: today's reducer no longer reproduces it.
