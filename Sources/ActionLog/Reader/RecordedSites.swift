@@ -9,10 +9,17 @@ struct RecordedSites: Sendable {
   /// that every number keeps its line.
   private(set) var lines: [(number: Int, site: CallSite, line: LineRange, after: Int)] = []
 
-  /// Adds the site record on `line`, which follows action `after` (0: before the first).
-  mutating func add(number: Int, _ site: CallSite, line: LineRange, after: Int) {
-    self.byNumber[number] = site
-    self.lines.append((number, site, line, after))
+  /// Reads and adds the site record `payload`, on `line`, which follows action `after` (0:
+  /// before the first); `false` for one without a number from 1 and a `Module/File.swift:80`.
+  mutating func add(
+    _ payload: UnsafeRawBufferPointer, codec: any RecordCodec, line: LineRange, after: Int
+  ) -> Bool {
+    guard let record = try? codec.decode(SiteRecord.self, from: payload),
+      let site = CallSite(record.where), record.site > 0
+    else { return false }
+    self.byNumber[record.site] = site
+    self.lines.append((record.site, site, line, after))
+    return true
   }
 
   /// The line numbered `number`, or `nil` when no site record names it.

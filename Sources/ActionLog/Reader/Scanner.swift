@@ -166,10 +166,7 @@ struct Scanner {
     for (line, after) in fast.sites {
       let payload = UnsafeRawBufferPointer(
         rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)])
-      guard let site = try? self.codec.decode(SiteRecord.self, from: payload),
-        let callSite = CallSite(site.where), site.site > 0
-      else { return false }
-      sites.add(number: site.site, callSite, line: line, after: after)
+      guard sites.add(payload, codec: self.codec, line: line, after: after) else { return false }
     }
     self.sites = sites
     self.actions = fast.actions
@@ -378,15 +375,13 @@ struct Scanner {
       return .ok
 
     case .site?:
-      guard let site = try? self.codec.decode(SiteRecord.self, from: payload),
-        let callSite = CallSite(site.where), site.site > 0
+      guard self.sites.add(payload, codec: self.codec, line: range, after: self.actions.count)
       else {
         return problem(
           .unreadablePayload(
             "a site record needs \"site\", a number from 1, and \"where\", as Module/File.swift:80"
           ))
       }
-      self.sites.add(number: site.site, callSite, line: range, after: self.actions.count)
       return .ok
 
     case .end?:

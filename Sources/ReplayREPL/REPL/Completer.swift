@@ -86,13 +86,11 @@ struct Completer {
   /// after a dot, after a label's colon).
   static func labelPosition(in line: String) -> (caseName: String, fragment: String)? {
     let characters = Array(line)
-    var fragmentStart = characters.count
-    while fragmentStart > 0,
-      characters[fragmentStart - 1].isLetter || characters[fragmentStart - 1].isNumber
-        || characters[fragmentStart - 1] == "_"
-    {
-      fragmentStart -= 1
+    func isIdentifier(_ character: Character) -> Bool {
+      character.isLetter || character.isNumber || character == "_"
     }
+    var fragmentStart = characters.count
+    while fragmentStart > 0, isIdentifier(characters[fragmentStart - 1]) { fragmentStart -= 1 }
     var before = fragmentStart
     while before > 0, characters[before - 1] == " " { before -= 1 }
     guard before > 0, characters[before - 1] == "(" || characters[before - 1] == "," else {
@@ -120,12 +118,7 @@ struct Completer {
       return nil
     }
     var nameStart = parenthesis
-    while nameStart > 0,
-      characters[nameStart - 1].isLetter || characters[nameStart - 1].isNumber
-        || characters[nameStart - 1] == "_"
-    {
-      nameStart -= 1
-    }
+    while nameStart > 0, isIdentifier(characters[nameStart - 1]) { nameStart -= 1 }
     guard nameStart < parenthesis else { return nil }
     return (String(characters[nameStart..<parenthesis]), String(characters[fragmentStart...]))
   }

@@ -27,11 +27,14 @@ extension Interpreter {
       )
     }
     var watches: [StatePath] = []
+    // The paths watched without a condition, which stop at any change.
+    var plainWatches: Set<String> = []
     var conditions: [(number: Int, condition: ValueCondition)] = []
     var breakpoints: [ActionBreakpoint] = []
     for stop in self.stops {
       switch stop.kind {
       case let .watch(path):
+        plainWatches.insert(path.description)
         if !watches.contains(where: { $0.description == path.description }) { watches.append(path) }
       case let .condition(condition):
         conditions.append((stop.number, condition))
@@ -41,9 +44,6 @@ extension Interpreter {
       case let .breakpoint(breakpoint): breakpoints.append(breakpoint)
       }
     }
-    let plainWatches = Set(
-      self.stops.compactMap { if case let .watch(path) = $0.kind { path.description } else { nil } }
-    )
     var wasInterrupted = false
     // NB: The search asks whether to stop every 256 steps or so: past a thousand steps, it says
     // it is at work and how to stop it.
