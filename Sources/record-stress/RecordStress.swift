@@ -15,6 +15,7 @@ import TimeTravel
 ///     $ record-stress --rolling DIRECTORY [--flush-every N] [--segment-bytes B]
 ///         [--die-at-operation K] [--hidden-files]
 ///     $ record-stress --shared-file FILE.json [--flush-every N]
+///     $ record-stress --outside-writer FILE.json
 ///
 /// With `--rolling` it records the counter feature (`counter`, so `replay` can verify it)
 /// into a rolling recording that keeps 8 segments' worth of bytes: each action taps
@@ -33,6 +34,9 @@ import TimeTravel
 /// With `--shared-file` it changes a `@Shared(.fileStorage(…))` value as fast as it can instead
 /// (a count, and a text whose length changes with it), and prints `ack N` once the file holds
 /// count N: the kill test checks that the file is always a whole value, never torn.
+///
+/// With `--outside-writer` it plays another program writing the file at given moments (see
+/// ``RecordStress/outsideWriter(_:)``).
 @main
 struct RecordStress {
   struct Count: Reducer {
@@ -50,6 +54,9 @@ struct RecordStress {
         let value = Int(arguments[index + 1]), value > 0
       else { return nil }
       return value
+    }
+    if let index = arguments.firstIndex(of: "--outside-writer"), index + 1 < arguments.endIndex {
+      Self.outsideWriter(URL(fileURLWithPath: arguments[index + 1]))
     }
     if let index = arguments.firstIndex(of: "--shared-file"), index + 1 < arguments.endIndex {
       Self.sharedFile(

@@ -44,15 +44,26 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
   public func subscribe(
     initialValue: Value?, didSet: @escaping @Sendable (_ newValue: Value?) -> Void
   ) -> SharedSubscription {
-    // NB: The storage tells only of changes that are not this process's own writes.
-    return self.storage.watchFile(self.url) { [storage, url, decode] in
-      guard let data = try? storage.read(url) else {
+    self._subscribe(initialValue: initialValue) { newValue, _ in didSet(newValue) }
+  }
+}
+
+extension FileStorageKey: _OrderedSharedKey {
+  func _subscribe(
+    initialValue: Value?,
+    didSet:
+      @escaping @Sendable (_ newValue: Value?, _ isCurrent: @escaping @Sendable () -> Bool)
+      -> Void
+  ) -> SharedSubscription {
+    // NB: The storage tells only of versions other programs wrote.
+    self.storage.watchFile(self.url) { [decode] change in
+      guard let data = change.data else {
         // The file is gone: the value starts again from its initial value.
-        didSet(nil)
+        didSet(nil, change.isCurrent)
         return
       }
       guard let value = try? decode(data) else { return }
-      didSet(value)
+      didSet(value, change.isCurrent)
     }
   }
 }

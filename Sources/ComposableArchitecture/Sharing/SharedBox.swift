@@ -75,9 +75,11 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
       let result = try body(&self.value)
       // NB: Under the lock, so that a state being encoded reads either the old value or this.
       _SharedMoments.keep(old, of: ObjectIdentifier(self))
+      // NB: Saved under the lock too: a change the key reports from outside is taken (or found
+      // overtaken) before or after this change is saved, never in between.
+      self.save?(self.value)
       return (result, self.value)
     }
-    self.save?(newValue)
     self.tell(newValue)
     SharedChanges.tell(
       id: ObjectIdentifier(self), key: self.keyDescription, name: self.recordedName,
@@ -85,16 +87,25 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
     return result
   }
 
-  /// Takes a value the key reports from outside: neither saved again nor tracked.
-  func receive(_ newValue: Root) {
-    self.lock.withLock {
+  /// Takes a value the key reports from outside: neither saved again nor tracked. With
+  /// `isCurrent`, only if it still holds under the lock (the app did not change the value since).
+  func receive(_ newValue: Root, if isCurrent: (@Sendable () -> Bool)? = nil) {
+    let taken = self.lock.withLock {
+      if let isCurrent, !isCurrent() { return false }
       _SharedMoments.keep(self.value, of: ObjectIdentifier(self))
       self.value = newValue
+      return true
     }
+    guard taken else { return }
     self.tell(newValue)
     SharedChanges.tell(
       id: ObjectIdentifier(self), key: self.keyDescription, name: self.recordedName,
       value: newValue, kind: .fromOutside)
+  }
+
+  /// Sets the value, telling no one: a replay's value set from a decoded state.
+  func reset(_ newValue: Root) {
+    self.lock.withLock { self.value = newValue }
   }
 
   /// Changes the snapshot (made from the value first when there is none): an assertion's

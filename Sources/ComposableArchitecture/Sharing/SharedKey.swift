@@ -125,6 +125,30 @@ func _recordedKeyName(_ key: some SharedReaderKey) -> String {
   (key as? any _SharedKeyNaming)?._recordedName ?? _describeKey(key)
 }
 
+/// A key whose changes from outside can be overtaken by a change of the app's: a holder takes
+/// each only while `isCurrent()` holds, checked under the holder's lock, so that a value the
+/// app's later change overwrote never reaches it after that change.
+protocol _OrderedSharedKey<Value>: SharedReaderKey {
+  func _subscribe(
+    initialValue: Value?,
+    didSet:
+      @escaping @Sendable (_ newValue: Value?, _ isCurrent: @escaping @Sendable () -> Bool)
+      -> Void
+  ) -> SharedSubscription
+}
+
+extension _SharedKeyDefault: _OrderedSharedKey where Base: _OrderedSharedKey {
+  func _subscribe(
+    initialValue: Base.Value?,
+    didSet:
+      @escaping @Sendable (
+        _ newValue: Base.Value?, _ isCurrent: @escaping @Sendable () -> Bool
+      ) -> Void
+  ) -> SharedSubscription {
+    self.base._subscribe(initialValue: initialValue ?? self.defaultValue(), didSet: didSet)
+  }
+}
+
 extension _SharedKeyDefault: SharedKey where Base: SharedKey {
   public func save(_ value: Base.Value) {
     self.base.save(value)
@@ -174,10 +198,17 @@ enum _SharedBoxes {
       let box = _SharedBox(
         value: value, keyDescription: _describeKey(key), recordedName: name, save: save)
       let fallback = _Locked(value)
-      box.keep(
-        key.subscribe(initialValue: value) { [weak box] newValue in
-          box?.receive(newValue ?? fallback.withValue { $0 })
-        })
+      if let key = key as? any _OrderedSharedKey<Key.Value> {
+        box.keep(
+          key._subscribe(initialValue: value) { [weak box] newValue, isCurrent in
+            box?.receive(newValue ?? fallback.withValue { $0 }, if: isCurrent)
+          })
+      } else {
+        box.keep(
+          key.subscribe(initialValue: value) { [weak box] newValue in
+            box?.receive(newValue ?? fallback.withValue { $0 })
+          })
+      }
       boxes = boxes.filter { $0.value.box != nil }
       boxes[id] = Weak(box)
       return box
