@@ -22,7 +22,7 @@ let package = Package(
     .executableTarget(
       name: "wallet-replay",
       dependencies: [
-        "Wallet",
+        "Wallet", "Spending",
         .product(name: "ReplayREPL", package: "ComposableReplay"),
       ]
     ),

@@ -121,6 +121,7 @@ import Testing
       #expect(result.all.hasLines(mistake.shows), "\(mistake.filter):\n\(result.all)")
     }
 
+    try await self.sharedValuesShownAreTheRecordedOnes(package)
     try await self.aCrashedSessionIsReportedFromItsSegments(package)
     try await self.aHarmlessEditKeepsARecordingGreen(package)
     try await self.aChangeOfWhatItStartsOrCancelsTurnsItRed(package)
@@ -172,6 +173,32 @@ import Testing
 }
 
 extension UserPackageTests {
+  /// A limit kept in a file and a spending total in memory: a second store raises the limit,
+  /// another program rewrites the file, the recorded store goes on. The file ends at the last
+  /// value written, and the package's own `replay`, jumping to the last step, shows the recorded
+  /// values there, not those of its own storage or of the file on the machine.
+  func sharedValuesShownAreTheRecordedOnes(_ package: URL) async throws {
+    let recorded = try await swift(
+      ["test", "--skip-build", "--filter", "AllowanceRecordingTests"], in: package)
+    #expect(recorded.status == 0, "\(recorded.all)")
+    #expect(recorded.all.contains("Test run with 1 test"), "\(recorded.all)")
+    let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("allowance")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let recording = folder.appendingPathComponent("allowance.actionlog").path
+    // The limit's file, as the machine has it now, holds another value than any step recorded.
+    try Data("100".utf8).write(to: folder.appendingPathComponent("limit.json"))
+    let replay = package.appendingPathComponent(".build/debug/wallet-replay").path
+    let session = try await run(
+      replay, [recording],
+      input: "goto 3\nprint limit\nlast\nprint spent\nprint limit\nback\nstep\nprint spent\n",
+      in: package, isProduct: false)
+    #expect(session.status == 0, "\(session.all)")
+    let answers = session.output.split(separator: "\n").filter { Int($0) != nil }
+    #expect(answers == ["200", "170", "150", "170"], "\(session.all)")
+    #expect(
+      try String(contentsOf: folder.appendingPathComponent("limit.json"), encoding: .utf8) == "100")
+  }
+
   /// The wallet recording in the field as the README's "Record in the field" sets it up: a
   /// launch that crashed after a flush, reported at the next launch; then the feature's own
   /// `replay` lists the folder and writes the crashed session's report, which verifies.

@@ -270,6 +270,11 @@ extension JSONValue {
     return document
   }
 
+  /// The value at a JSON Pointer (`/todos/0/title`), if there is one.
+  public func value(atPointer pointer: String) -> JSONValue? {
+    JSONPatchOperation.tokens(of: pointer).flatMap { self.value(at: $0[...]) }
+  }
+
   /// The value at a path, if there is one.
   private func value(at path: ArraySlice<String>) -> JSONValue? {
     guard let token = path.first else { return self }

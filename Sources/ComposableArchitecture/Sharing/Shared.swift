@@ -127,6 +127,9 @@ protocol _SharedAccess<Value>: Sendable {
   func value(asOf moment: _SharedMoment?) -> Value
   /// Whether it reaches the whole value of its box, not a part of it.
   var isWhole: Bool { get }
+  /// The stored properties from the box's value to this one (`[]` for the whole), or `nil`
+  /// when the way is not a chain of stored properties.
+  var memberNames: [String]? { get }
   /// The same access to other boxes: those of `boxes` that replace the ones it reaches.
   func rebased(_ boxes: [ObjectIdentifier: any _AnySharedBox]) -> any _SharedAccess<Value>
   /// Changes the value, or what the test expects of it when `asserting`.
@@ -154,6 +157,7 @@ struct _RootAccess<Root, Value>: _SharedAccess, @unchecked Sendable {
   }
 
   var isWhole: Bool { Root.self == Value.self }
+  var memberNames: [String]? { _storedPropertyNames(self.keyPath) }
   func current() -> Value { self.root.current[keyPath: self.keyPath] }
   func expected() -> Value { self.root.expected[keyPath: self.keyPath] }
   func value(asOf moment: _SharedMoment?) -> Value {
@@ -188,6 +192,11 @@ struct _MemberAccess<BaseValue, Value>: _SharedAccess, @unchecked Sendable {
   }
 
   var isWhole: Bool { false }
+  var memberNames: [String]? {
+    guard let base = self.base.memberNames, let member = _storedPropertyNames(self.member)
+    else { return nil }
+    return base + member
+  }
   func current() -> Value { self.base.current()[keyPath: self.member] }
   func expected() -> Value { self.base.expected()[keyPath: self.member] }
   func value(asOf moment: _SharedMoment?) -> Value {
@@ -226,6 +235,8 @@ struct _UnwrappedAccess<Value>: _SharedAccess, @unchecked Sendable {
     return self.last.withValue { $0 }
   }
   var isWhole: Bool { false }
+  // NB: An optional's JSON is its value's: the part sits where the optional does.
+  var memberNames: [String]? { self.base.memberNames }
   func expected() -> Value {
     self.base.expected() ?? self.last.withValue { $0 }
   }

@@ -140,7 +140,7 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
     }
   }
 
-  private func tell(_ newValue: Root) {
+  fileprivate func tell(_ newValue: Root) {
     let listeners = self.lock.withLock { Array(self.listeners.values) }
     for listener in listeners { listener(newValue) }
   }
@@ -158,6 +158,10 @@ protocol _AnySharedBox: AnyObject, Sendable {
   func encodedValue() throws -> Data?
   /// Takes a value from JSON, as from outside: told to listeners and observers, not saved.
   func receive(json: Data) throws
+  /// Takes a value from JSON; with `telling`, its listeners hear of it (observers do not).
+  func set(json: Data, telling: Bool) throws
+  /// Calls `listener` after each change, until the returned token is cancelled.
+  func listenForChanges(_ listener: @escaping @Sendable () -> Void) -> SharedSubscription
 }
 
 extension _SharedBox {
@@ -172,11 +176,25 @@ extension _SharedBox {
   }
 
   func receive(json: Data) throws {
+    self.receive(try self.decode(json: json))
+  }
+
+  func set(json: Data, telling: Bool) throws {
+    let value = try self.decode(json: json)
+    self.reset(value)
+    if telling { self.tell(value) }
+  }
+
+  func listenForChanges(_ listener: @escaping @Sendable () -> Void) -> SharedSubscription {
+    self.listen { _ in listener() }
+  }
+
+  private func decode(json: Data) throws -> Root {
     guard let type = Root.self as? any Decodable.Type else {
       throw _SharedReplayError.notDecodable(
         name: self.recordedName ?? "a shared value", type: "\(Root.self)")
     }
-    self.receive(try JSONDecoder().decode(type, from: json) as! Root)
+    return try JSONDecoder().decode(type, from: json) as! Root
   }
 }
 

@@ -12,6 +12,9 @@ public struct _SharedHolder: @unchecked Sendable {
   public let id: ObjectIdentifier
   /// Whether the place holds the whole value, rather than a part of it (`state.$settings.theme`).
   public let isWhole: Bool
+  /// For a part, the stored properties from the whole value to it (`["theme"]`), or `nil` when
+  /// they cannot be told.
+  public let memberNames: [String]?
   let box: any _AnySharedBox
   let access: Any
 }
@@ -39,11 +42,13 @@ public enum _SharedHolders {
 
   /// A coding path as a JSON Pointer (RFC 6901): `/todos/3/title`.
   public static func pointer(_ codingPath: [any CodingKey]) -> String {
-    codingPath.map { key in
-      let component = key.intValue.map(String.init) ?? key.stringValue
-      return "/"
-        + component.replacingOccurrences(of: "~", with: "~0")
-        .replacingOccurrences(of: "/", with: "~1")
+    Self.pointer(codingPath.map { key in key.intValue.map(String.init) ?? key.stringValue })
+  }
+
+  /// Keys as a JSON Pointer (RFC 6901): `["todos", "3"]` → `/todos/3`.
+  public static func pointer(_ keys: [String]) -> String {
+    keys.map { key in
+      "/" + key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
     }.joined()
   }
 }
@@ -58,7 +63,8 @@ func _encodeShared<Value: Encodable>(
     collector.holders.append(
       _SharedHolder(
         path: _SharedHolders.pointer(encoder.codingPath), name: box.recordedName,
-        id: ObjectIdentifier(box), isWhole: access.isWhole, box: box, access: access))
+        id: ObjectIdentifier(box), isWhole: access.isWhole,
+        memberNames: access.isWhole ? [] : access.memberNames, box: box, access: access))
   }
   let value: Value
   if _SharedAssertion.isAsserting {

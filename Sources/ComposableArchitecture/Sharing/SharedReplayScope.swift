@@ -14,6 +14,11 @@ public final class _SharedReplayScope: @unchecked Sendable {
   private var names: [ObjectIdentifier: String] = [:]
   private var pending: [String: Data] = [:]
   private var decoding: [String: String] = [:]
+  /// The names whose value the state being decoded has set.
+  private var decoded: Set<String> = []
+  /// The parts of values the scope's states hold apart from their wholes, and their links.
+  private var parts: [_SharedPart] = []
+  private var links: [SharedSubscription] = []
   private var rebasing: [String: Any] = [:]
 
   @TaskLocal static var current: _SharedReplayScope?
@@ -45,12 +50,33 @@ public final class _SharedReplayScope: @unchecked Sendable {
   ) rethrows -> R {
     self.lock.withLock {
       self.decoding = [:]
+      self.decoded = []
       for (name, paths) in holders {
         for path in paths { self.decoding[prefix + path] = name }
       }
     }
-    defer { self.lock.withLock { self.decoding = [:] } }
-    return try self.run(body)
+    defer {
+      self.lock.withLock {
+        self.decoding = [:]
+        self.decoded = []
+      }
+    }
+    let result = try self.run(body)
+    self.link(_SharedPart.parts(among: holders.keys))
+    return result
+  }
+
+  /// Links each of `parts` whose part and whole the scope holds.
+  private func link(_ parts: [_SharedPart]) {
+    guard !parts.isEmpty else { return }
+    self.lock.withLock {
+      for part in parts where !self.parts.contains(part) {
+        guard let partBox = self.boxes[part.name], let wholeBox = self.boxes[part.whole]
+        else { continue }
+        self.parts.append(part)
+        self.links += part.link(part: partBox, whole: wholeBox)
+      }
+    }
   }
 
   /// Sets the value named `name` from its JSON, as a change from outside (its holders and
@@ -98,6 +124,7 @@ public final class _SharedReplayScope: @unchecked Sendable {
     }
     defer { copy.rebasing = [:] }
     let decoded = try copy.run { try JSONDecoder().decode(State.self, from: json) }
+    copy.link(self.lock.withLock { self.parts })
     return (decoded, copy)
   }
 
@@ -133,12 +160,19 @@ public final class _SharedReplayScope: @unchecked Sendable {
       if let access = self.rebasing[path] as? any _SharedAccess<Value> { return access }
       guard let name = self.decoding[path] else { return nil }
       if let box = self.boxes[name] as? _SharedBox<Value> {
+        if self.decoded.insert(name).inserted {
+          // NB: The value decoded is the recorded one. A box made for the name before it (by a
+          // property's initial value, `@Shared(.inMemory("count")) var count = 0`, which runs
+          // as the state is decoded) holds that initial value: it takes the recorded one.
+          box.reset(try decode())
+        }
         return _RootAccess(box: box, keyPath: \Value.self)
       }
       let box = _SharedBox(value: try decode(), keyDescription: name, recordedName: name)
       self.boxes[name] = box
       self.names[ObjectIdentifier(box)] = name
       self.pending[name] = nil
+      self.decoded.insert(name)
       return _RootAccess(box: box, keyPath: \Value.self)
     }
   }
@@ -163,6 +197,7 @@ extension _UnwrappedAccess: _RebasableAccess {
 enum _SharedReplayError: Error, CustomStringConvertible {
   case notDecodable(name: String, type: String)
   case notEncodable(type: String)
+  case noPart(pointer: [String])
 
   var description: String {
     switch self {
@@ -170,6 +205,8 @@ enum _SharedReplayError: Error, CustomStringConvertible {
       "The shared value \(name) is a \(type), which is not Decodable: a replay cannot set it."
     case let .notEncodable(type):
       "\(type) is not Encodable: a replay cannot copy its shared values."
+    case let .noPart(pointer):
+      "A shared value has nothing at /\(pointer.joined(separator: "/")) to join a part to."
     }
   }
 }

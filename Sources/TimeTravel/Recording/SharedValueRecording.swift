@@ -34,18 +34,22 @@ final class SharedValueRecording: @unchecked Sendable {
   }
 
   /// The places of `state` that hold shared values, by name; `nil` when it holds none.
+  ///
+  /// A place holding a part of a value (`state.$settings.theme`) is listed under the value's
+  /// name and where the part sits in it, as a JSON Pointer after `#`
+  /// (`.fileStorage(settings.json)#/theme`), when the state holds the whole value too and its
+  /// JSON shows the part there: a replay joins the two again.
   func places(of state: some Encodable) -> [String: [String]]? {
     guard _SharedHolders.anyExist,
-      let holders = try? _SharedHolders.of(state).holders, !holders.isEmpty
+      let (holders, json) = try? _SharedHolders.of(state), !holders.isEmpty
     else { return nil }
     return self.lock.withLock {
       var places: [String: [String]] = [:]
-      // NB: A place holding a part of a value (`state.$settings.theme`) cannot be joined to
-      // it again from its JSON: a replay decodes it as a value of its own.
       for holder in holders {
         self.known.insert(holder.id)
         self.notHeld.remove(holder.id)
       }
+      var wholes: [ObjectIdentifier: (name: String, path: String)] = [:]
       for holder in holders where holder.isWhole {
         let name: String
         if let keyed = holder.name {
@@ -58,9 +62,36 @@ final class SharedValueRecording: @unchecked Sendable {
           self.names[holder.id] = name
         }
         places[name, default: []].append(holder.path)
+        wholes[holder.id] = wholes[holder.id] ?? (name, holder.path)
+      }
+      let parts = holders.filter { !$0.isWhole && wholes[$0.id] != nil }
+      if !parts.isEmpty, let root = try? JSONDecoder().decode(JSONValue.self, from: json) {
+        for part in parts {
+          guard let whole = wholes[part.id],
+            let pointer = Self.pointer(of: part, in: root, wholeAt: whole.path)
+          else { continue }
+          places["\(whole.name)#\(pointer)", default: []].append(part.path)
+        }
       }
       return places.isEmpty ? nil : places
     }
+  }
+
+  /// Where `part` sits in its whole value, as a JSON Pointer, when the state's JSON shows it
+  /// there: the stored properties' names, or (for a property wrapper's `_name`) the coding keys
+  /// synthesized `Codable` gives them.
+  private static func pointer(
+    of part: _SharedHolder, in root: JSONValue, wholeAt wholePath: String
+  ) -> String? {
+    guard let names = part.memberNames, !names.isEmpty,
+      let value = root.value(atPointer: part.path)
+    else { return nil }
+    let candidates = [names, names.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }]
+    for candidate in candidates {
+      let pointer = _SharedHolders.pointer(candidate)
+      if root.value(atPointer: wholePath + pointer) == value { return pointer }
+    }
+    return nil
   }
 
   /// The name of a value shared without a key, when the recorder met it in a state.
