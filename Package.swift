@@ -38,6 +38,7 @@ let package = Package(
       dependencies: [
         "ComposableArchitectureMacros",
         "StepChanges",
+        "SwiftUINavigation",
         .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
@@ -75,6 +76,8 @@ let package = Package(
     ),
     // What the macros' generated code and the log both see: the sink a state's changes go to.
     .target(name: "StepChanges"),
+    // `import SwiftUINavigation`, as TCA's apps write it: its types are the architecture's here.
+    .target(name: "SwiftUINavigation"),
     .target(
       name: "TimeTravel",
       dependencies: ["ActionLog", "ComposableArchitecture"]

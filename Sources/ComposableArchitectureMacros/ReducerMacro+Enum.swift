@@ -154,7 +154,7 @@ extension ReducerMacro {
         "ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>._Sequence<"
           + "\(accumulated ?? ""), \(next)>"
       } ?? "ComposableArchitecture.EmptyReducer<Self.State, Self.Action>"
-    return [
+    var members: [DeclSyntax] = [
       """
       @CasePathable
       @dynamicMemberLookup
@@ -163,19 +163,28 @@ extension ReducerMacro {
         \(raw: access)typealias StateReducer = \(declaration.name.trimmed)
         \(raw: cases.map(\.stateCase).joined(separator: "\n"))
       }
-      """,
       """
-      @CasePathable\(raw: actionCodec)
-      \(raw: access)enum Action\(raw: actionInheritance) {
-        \(raw: cases.map(\.actionCase).joined(separator: "\n"))
-      }
-      """,
-      """
-      @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
-      \(raw: access)static var body: \(raw: bodyType) {
-        \(raw: body)
-      }
-      """,
     ]
+    // NB: An `Action` or a `body` the enum declares itself is the one TCA uses: its own
+    // actions (`case alert(Alert)` rather than the alert state's), or its own reducer.
+    if !declaration.declaresType("Action") {
+      members.append(
+        """
+        @CasePathable\(raw: actionCodec)
+        \(raw: access)enum Action\(raw: actionInheritance) {
+          \(raw: cases.map(\.actionCase).joined(separator: "\n"))
+        }
+        """)
+    }
+    if declaration.bodyProperty == nil {
+      members.append(
+        """
+        @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
+        \(raw: access)static var body: \(raw: bodyType) {
+          \(raw: body)
+        }
+        """)
+    }
+    return members
   }
 }

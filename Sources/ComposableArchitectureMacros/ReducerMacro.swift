@@ -47,6 +47,14 @@ extension ReducerMacro: MemberAttributeMacro {
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
     if let enumDecl = declaration.as(EnumDeclSyntax.self) {
+      // NB: A `body` the enum declares itself builds its reducer, as a struct's does.
+      if let variable = member.as(VariableDeclSyntax.self), variable.isStatic,
+        let binding = variable.bindings.first,
+        binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body",
+        binding.accessorBlock != nil, !variable.attributes.contains("ReducerBuilder")
+      {
+        return ["@ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>"]
+      }
       return Self.caseAttributes(for: member, in: enumDecl)
     }
     guard declaration.is(StructDeclSyntax.self) else { return [] }

@@ -440,6 +440,107 @@ struct ReducerMacroTests {
     }
   }
 
+  /// SyncUps' `SyncUpDetail.Destination`: an `Action` of its own, whose alert case carries the
+  /// alert's actions; TCA uses it, and the body scopes into it.
+  @Test func anEnumOfFeaturesWithItsOwnAction() {
+    assertMacro {
+      """
+      @Reducer
+      enum Destination {
+        @ReducerCaseIgnored case alert(AlertState<Alert>)
+        case edit(SyncUpForm)
+
+        @CasePathable
+        enum Action {
+          case alert(Alert)
+          case edit(SyncUpForm.Action)
+        }
+      }
+      """
+    } expansion: {
+      #"""
+      enum Destination {
+        @ReducerCaseIgnored case alert(AlertState<Alert>)
+        case edit(SyncUpForm)
+
+        @CasePathable
+        enum Action {
+          case alert(Alert)
+          case edit(SyncUpForm.Action)
+        }
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        enum State: ComposableArchitecture.CaseReducerState {
+          typealias StateReducer = Destination
+          case alert(AlertState<Alert>)
+          case edit(SyncUpForm.State)
+        }
+
+        @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
+        static var body: ComposableArchitecture.Scope<Self.State, Self.Action, SyncUpForm> {
+          ComposableArchitecture.Scope(state: \Self.State.Cases.edit, action: \Self.Action.Cases.edit) {
+            SyncUpForm()
+          }
+        }
+      }
+
+      extension Destination: ComposableArchitecture.CaseReducer, ComposableArchitecture.Reducer {
+      }
+      """#
+    }
+  }
+
+  /// TicTacToe's root feature: a `body` of its own, which a builder builds.
+  @Test func anEnumOfFeaturesWithItsOwnBody() {
+    assertMacro {
+      #"""
+      @Reducer
+      public enum TicTacToe {
+        case login(Login)
+        case newGame(NewGame)
+
+        public static var body: some ReducerOf<Self> {
+          Scope(state: \.login, action: \.login) { Login() }
+          Scope(state: \.newGame, action: \.newGame) { NewGame() }
+        }
+      }
+      """#
+    } expansion: {
+      #"""
+      public enum TicTacToe {
+        case login(Login)
+        case newGame(NewGame)
+        @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
+
+        public static var body: some ReducerOf<Self> {
+          Scope(state: \.login, action: \.login) { Login() }
+          Scope(state: \.newGame, action: \.newGame) { NewGame() }
+        }
+
+        @CasePathable
+        @dynamicMemberLookup
+        @ObservableState
+        public enum State: ComposableArchitecture.CaseReducerState {
+          public typealias StateReducer = TicTacToe
+          case login(Login.State)
+          case newGame(NewGame.State)
+        }
+
+        @CasePathable
+        public enum Action {
+          case login(Login.Action)
+          case newGame(NewGame.Action)
+        }
+      }
+
+      extension TicTacToe: ComposableArchitecture.CaseReducer, ComposableArchitecture.Reducer {
+      }
+      """#
+    }
+  }
+
   @Test func anEnumOfFeaturesWithConformancesAndADefaultFeature() {
     assertMacro {
       """

@@ -34,6 +34,28 @@ import Testing
     )
   }
 
+  /// Every subcommand's help reads as prose: no sentence with a run of spaces inside it, as a
+  /// help text joined across a line of its source leaves (`to read in any         browser`).
+  @Test func everySubcommandsHelpReadsAsProse() async throws {
+    let help = try await self.replay("--help")
+    let subcommands =
+      help.output.components(separatedBy: "SUBCOMMANDS:").last?
+      .split(separator: "\n").compactMap { line -> String? in
+        guard line.hasPrefix("  "), let name = line.split(separator: " ").first,
+          name.first?.isLetter == true
+        else { return nil }
+        return String(name)
+      } ?? []
+    #expect(subcommands.count > 10, "\(help.output)")
+    for subcommand in subcommands {
+      let text = try await run("replay", [subcommand, "--help"], in: Self.root).output
+      let gaps = text.split(separator: "\n").filter {
+        $0.range(of: #"[a-z,.;:)] {3,}[a-z(]"#, options: .regularExpression) != nil
+      }
+      #expect(gaps.isEmpty, "replay \(subcommand) --help: \(gaps)")
+    }
+  }
+
   @Test func replayLinksNoTestFramework() async throws {
     let replay = try #require(productURL("replay"))
     let libraries = try await run("ldd", [replay.path], in: Self.root, isProduct: false)

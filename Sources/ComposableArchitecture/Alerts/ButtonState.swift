@@ -35,7 +35,9 @@ public struct ButtonState<Action> {
   /// The button with its action transformed: what a parent feature embeds.
   public func map<NewAction>(_ transform: (Action?) -> NewAction?) -> ButtonState<NewAction> {
     ButtonState<NewAction>(
-      role: self.role, action: .send(transform(self.action.action)), label: { self.label })
+      role: self.role,
+      action: .send(transform(self.action.action), animation: self.action.animation),
+      label: { self.label })
   }
 }
 
@@ -51,10 +53,23 @@ public enum ButtonStateRole: String, Codable, Equatable, Hashable, Sendable {
 public struct ButtonStateAction<Action> {
   /// The action sent, or `nil` for a button that only dismisses.
   public let action: Action?
+  /// The animation the action is sent with, if any.
+  public let animation: Animation?
+
+  init(action: Action?, animation: Animation? = nil) {
+    self.action = action
+    self.animation = animation
+  }
 
   /// Sends `action`, or nothing.
   public static func send(_ action: Action?) -> Self {
     Self(action: action)
+  }
+
+  /// Sends `action` with `animation`: the state changes at once here, as in TCA's tests, and a
+  /// recording keeps the action alone.
+  public static func send(_ action: Action?, animation: Animation?) -> Self {
+    Self(action: action, animation: animation)
   }
 }
 
@@ -78,7 +93,7 @@ extension ButtonStateAction: Encodable where Action: Encodable {
 extension ButtonStateAction: Decodable where Action: Decodable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
-    self.action = container.decodeNil() ? nil : try container.decode(Action.self)
+    self.init(action: container.decodeNil() ? nil : try container.decode(Action.self))
   }
 }
 

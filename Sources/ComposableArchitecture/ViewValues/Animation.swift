@@ -79,6 +79,38 @@
       Self("spring(duration: \(duration), bounce: \(bounce))")
     }
 
+    /// A spring for interactive changes, of this response and damping.
+    public static func interactiveSpring(
+      response: Double = 0.15, dampingFraction: Double = 0.86, blendDuration: Double = 0.25
+    ) -> Self {
+      Self(
+        "interactiveSpring(response: \(response), dampingFraction: \(dampingFraction), "
+          + "blendDuration: \(blendDuration))")
+    }
+    /// A spring of this stiffness and damping, that keeps its velocity when interrupted.
+    public static func interpolatingSpring(
+      mass: Double = 1, stiffness: Double, damping: Double, initialVelocity: Double = 0
+    ) -> Self {
+      Self(
+        "interpolatingSpring(mass: \(mass), stiffness: \(stiffness), damping: \(damping), "
+          + "initialVelocity: \(initialVelocity))")
+    }
+    /// A spring that lasts `duration` seconds, with `bounce`, that keeps its velocity when
+    /// interrupted.
+    public static func interpolatingSpring(
+      duration: Double = 0.5, bounce: Double = 0, initialVelocity: Double = 0
+    ) -> Self {
+      Self(
+        "interpolatingSpring(duration: \(duration), bounce: \(bounce), "
+          + "initialVelocity: \(initialVelocity))")
+    }
+    /// A curve of these control points, over `duration` seconds.
+    public static func timingCurve(
+      _ c0x: Double, _ c0y: Double, _ c1x: Double, _ c1y: Double, duration: Double = 0.35
+    ) -> Self {
+      Self("timingCurve(\(c0x), \(c0y), \(c1x), \(c1y), duration: \(duration))")
+    }
+
     /// The animation, `delay` seconds later.
     public func delay(_ delay: Double) -> Self { self.modified("delay(\(delay))") }
     /// The animation, `speed` times as fast.

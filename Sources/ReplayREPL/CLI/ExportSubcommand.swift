@@ -77,7 +77,8 @@ extension ReplayCommand {
 
     @Flag(
       help: """
-        Write the attachment's HTML page beside it too (OUT with .html), to read in any         browser (see replay html).
+        Write the attachment's HTML page beside it too (OUT with .html), to read in any \
+        browser (see replay html).
         """)
     var html = false
 
