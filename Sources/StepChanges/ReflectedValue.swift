@@ -1,0 +1,251 @@
+import Foundation
+
+/// Any value, written as synthesized `Codable` would write it had its type declared `Codable`:
+/// what a recording holds of a state or an action whose types say nothing of `Codable` (a model
+/// from another module, a class, a tuple, an enum case carrying an error).
+///
+/// ```swift
+/// struct Forecast { var temperature: Double; var summary: String? }
+/// try JSONEncoder().encode(_ReflectedValue(Forecast(temperature: 21, summary: nil)))
+/// // {"temperature":21}
+/// ```
+///
+/// The shape, level by level (see the format article's "Values without Codable"):
+/// - A value whose type is `Encodable` is written by its own conformance.
+/// - A struct or class: an object of its stored properties, a `nil` optional left out. A
+///   property wrapper the architecture knows (``_ReflectionUnwrapping``, as `@Shared`) is written
+///   under the property's name, as its wrapped value.
+/// - An enum: `{"case":{}}`, `{"case":{"_0":…,"label":…}}`; one with a raw value, the raw value.
+/// - A tuple: as an enum case's values, `{"_0":…,"label":…}`.
+/// - An array or a set: an array. A dictionary whose keys are strings or integers: an object;
+///   other keys, an array of keys and values one after the other (as `JSONEncoder` writes them).
+/// - An error: `{"error":"Module.Type","localizedDescription":…,"value":…}`, `value` its own
+///   `Codable` form where it has one (see ``_RecordedErrorForm``).
+/// - What has no shape of data (a function, a metatype): its description, as a string.
+public struct _ReflectedValue: Encodable {
+  /// The value.
+  public let value: Any
+  /// Whether a value whose type is `Encodable` is reflected too, rather than written by its
+  /// conformance, down to strings, numbers, booleans and Foundation's leaf values: how a test
+  /// compares the reflected shape with synthesized `Codable`'s.
+  public let reflectsCodable: Bool
+
+  /// Wraps `value`.
+  public init(_ value: Any, reflectsCodable: Bool = false) {
+    self.value = value
+    self.reflectsCodable = reflectsCodable
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    try _Reflection(reflectsCodable: self.reflectsCodable).encode(self.value, to: encoder)
+  }
+}
+
+/// A property wrapper that a reflected value writes as the value it wraps (`@Shared`,
+/// `@Presents`): synthesized `Codable` writes a wrapped property under its own name with the
+/// wrapper's conformance, which for these writes the wrapped value.
+public protocol _ReflectionUnwrapping {
+  /// The value written in the wrapper's place.
+  var _reflectedValue: Any { get }
+}
+
+/// What a recorded error holds: its dynamic type, its `localizedDescription`, and its
+/// `Codable` form when its type has one.
+public enum _RecordedErrorForm {
+  /// The member naming the error's type: `{"error":"Foundation.URLError",…}`.
+  public static let typeKey = "error"
+  public static let descriptionKey = "localizedDescription"
+  public static let valueKey = "value"
+
+  /// The name a recording gives an error's type.
+  public static func typeName(of error: any Error) -> String {
+    var name = String(reflecting: type(of: error))
+    // NB: Private and local types carry a build-specific context that another build lacks.
+    while let start = name.range(of: "(unknown context at "),
+      let end = name[start.upperBound...].range(of: ").")
+    {
+      name.removeSubrange(start.lowerBound..<end.upperBound)
+    }
+    return name
+  }
+}
+
+struct _Reflection {
+  let reflectsCodable: Bool
+
+  /// A key that is any string or integer.
+  struct Key: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ string: String) {
+      self.stringValue = string
+      self.intValue = nil
+    }
+    init?(stringValue: String) { self.init(stringValue) }
+    init?(intValue: Int) {
+      self.stringValue = String(intValue)
+      self.intValue = intValue
+    }
+  }
+
+  /// The leaf types a test that reflects `Codable` types still writes by their conformance.
+  static func isLeaf(_ value: Any) -> Bool {
+    switch value {
+    case is String, is Substring, is Bool, is Int, is Int8, is Int16, is Int32, is Int64, is UInt,
+      is UInt8, is UInt16, is UInt32, is UInt64, is Float, is Double, is Date, is URL, is UUID,
+      is Data, is Decimal:
+      true
+    default:
+      false
+    }
+  }
+
+  func encode(_ value: Any, to encoder: any Encoder) throws {
+    if let error = value as? any Error, !(value is any _ReflectionUnwrapping) {
+      // NB: Before `Encodable`: an error keeps its type whatever its conformances.
+      return try self.encode(error: error, to: encoder)
+    }
+    if let encodable = value as? any Encodable, !self.reflectsCodable || Self.isLeaf(value) {
+      // NB: Through a container, so that an encoder writes the types it knows its own way (a
+      // URL as a string, a date as its strategy says), as it does for a member.
+      var container = encoder.singleValueContainer()
+      return try container.encode(encodable)
+    }
+    if let wrapper = value as? any _ReflectionUnwrapping {
+      return try self.encode(wrapper._reflectedValue, to: encoder)
+    }
+    let mirror = Mirror(reflecting: value)
+    switch mirror.displayStyle {
+    case .optional:
+      guard let wrapped = mirror.children.first?.value else {
+        var container = encoder.singleValueContainer()
+        return try container.encodeNil()
+      }
+      try self.encode(wrapped, to: encoder)
+    case .enum:
+      if let raw = value as? any RawRepresentable {
+        return try self.encode(raw.rawValue, to: encoder)
+      }
+      var container = encoder.container(keyedBy: Key.self)
+      guard let payload = mirror.children.first else {
+        _ = container.nestedContainer(keyedBy: Key.self, forKey: Key(Self.caseName(of: value)))
+        return
+      }
+      let name = payload.label ?? Self.caseName(of: value)
+      try container.encode(self.values(payload.value), forKey: Key(name))
+    case .tuple:
+      try self.values(value).encode(to: encoder)
+    case .struct, .class:
+      if let raw = value as? any RawRepresentable {
+        return try self.encode(raw.rawValue, to: encoder)
+      }
+      var container = encoder.container(keyedBy: Key.self)
+      for (label, child) in Self.storedProperties(of: mirror) {
+        // NB: A `nil` optional is left out, as synthesized `encodeIfPresent` leaves it.
+        if Self.isNil(child) { continue }
+        try container.encode(self.node(child), forKey: Key(label))
+      }
+    case .collection, .set:
+      var container = encoder.unkeyedContainer()
+      for element in mirror.children {
+        try container.encode(self.node(element.value))
+      }
+    case .dictionary:
+      try self.encode(dictionary: mirror, to: encoder)
+    default:
+      var container = encoder.singleValueContainer()
+      try container.encode(String(describing: value))
+    }
+  }
+
+  /// `value`, written by this reflection where a container takes it.
+  func node(_ value: Any) -> _ReflectedValue {
+    _ReflectedValue(value, reflectsCodable: self.reflectsCodable)
+  }
+
+  /// An enum case's values, or a tuple's: `{"_0":…,"label":…}`; one unlabeled value is `_0`.
+  func values(_ payload: Any) -> Values {
+    Values(payload: payload, reflection: self)
+  }
+
+  struct Values: Encodable {
+    let payload: Any
+    let reflection: _Reflection
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      let mirror = Mirror(reflecting: self.payload)
+      guard mirror.displayStyle == .tuple else {
+        return try container.encode(self.reflection.node(self.payload), forKey: Key("_0"))
+      }
+      for (index, element) in mirror.children.enumerated() {
+        let label = element.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? "_\(index)"
+        if _Reflection.isNil(element.value) { continue }
+        try container.encode(self.reflection.node(element.value), forKey: Key(label))
+      }
+    }
+  }
+
+  private func encode(dictionary mirror: Mirror, to encoder: any Encoder) throws {
+    let pairs = mirror.children.compactMap { pair -> (key: Any, value: Any)? in
+      let elements = Array(Mirror(reflecting: pair.value).children)
+      guard elements.count == 2 else { return nil }
+      return (elements[0].value, elements[1].value)
+    }
+    if pairs.allSatisfy({ $0.key is String || $0.key is Int }) {
+      var container = encoder.container(keyedBy: Key.self)
+      for pair in pairs {
+        let key = pair.key as? String ?? String(describing: pair.key)
+        try container.encode(self.node(pair.value), forKey: Key(key))
+      }
+    } else {
+      var container = encoder.unkeyedContainer()
+      for pair in pairs {
+        try container.encode(self.node(pair.key))
+        try container.encode(self.node(pair.value))
+      }
+    }
+  }
+
+  private func encode(error: any Error, to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(
+      _RecordedErrorForm.typeName(of: error), forKey: Key(_RecordedErrorForm.typeKey))
+    try container.encode(
+      error.localizedDescription, forKey: Key(_RecordedErrorForm.descriptionKey))
+    if let encodable = error as? any Encodable {
+      try container.encode(encodable, forKey: Key(_RecordedErrorForm.valueKey))
+    }
+  }
+
+  /// A struct's or class's stored properties, a superclass's first, each under the key
+  /// synthesized `Codable` gives it.
+  static func storedProperties(of mirror: Mirror) -> [(String, Any)] {
+    var properties = mirror.superclassMirror.map(Self.storedProperties(of:)) ?? []
+    for (index, child) in mirror.children.enumerated() {
+      var label = child.label ?? "_\(index)"
+      if label.hasPrefix("_"), child.value is any _ReflectionUnwrapping {
+        label.removeFirst()
+      }
+      properties.append((label, child.value))
+    }
+    return properties
+  }
+
+  static func isNil(_ value: Any) -> Bool {
+    let mirror = Mirror(reflecting: value)
+    return mirror.displayStyle == .optional && mirror.children.isEmpty
+  }
+
+  /// The name of a case without values, which `String(describing:)` gives unless the enum
+  /// describes itself otherwise: the runtime's name, as `print` finds it.
+  static func caseName(of value: Any) -> String {
+    func name<T>(_ value: T) -> String? {
+      _enumCaseName(value).map { String(cString: $0) }
+    }
+    return _openExistential(value, do: name) ?? String(describing: value)
+  }
+}
+
+@_silgen_name("swift_EnumCaseName")
+private func _enumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
