@@ -22,10 +22,20 @@ import Foundation
 /// try recorder.close()
 /// ```
 ///
+/// A feature's types need nothing for it: no `Codable`, no `Sendable`. A recording holds each
+/// state and action as synthesized `Codable` would write it, whether or not the type declares
+/// it: by the code the macros generate, by the type's own `Codable` where it has one, and by
+/// reflection for the rest (a model from another module, a class, an error).
+///
 /// Recording costs the sending thread a copy-on-write copy of the action and of the state and an
 /// enqueue: encoding, working out what each action changed, and writing happen on the
-/// ``LogWriter``'s background thread.
-public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sendable>: Sendable {
+/// ``LogWriter``'s background thread. A state or an action whose type is not `Sendable` (a
+/// `public` type that does not say it is, one that holds a class) cannot be handed to that
+/// thread safely: it is encoded on the sending thread instead, which costs the send about what
+/// encoding it costs.
+public final class Recorder<State, Action>: @unchecked Sendable {
+  // NB: Unchecked: a state or action of a type not proven `Sendable` never reaches the writer's
+  // thread: `encoding` encodes it on the sending thread. The rest is locked or immutable.
   /// How many actions apart the recorder writes full state checkpoints.
   public let checkpointInterval: Int
   /// The dependencies whose values the recorder captures.
@@ -48,31 +58,13 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
   let lastState = LastState<State>()
   /// What the recorder keeps of the values the state shares.
   let sharedValues = SharedValueRecording()
+  /// How states and actions reach the writer.
+  let encoding: ValueEncoding<State, Action>
 
-  /// Starts a recording: creates the file and writes its header.
-  ///
-  /// - Parameters:
-  ///   - url: Where to write; the file must not exist.
-  ///   - feature: The feature's identifier, which selects the reducer when the recording is
-  ///     replayed.
-  ///   - initialState: The state the store starts from.
-  ///   - checkpointInterval: How many actions apart to write full state checkpoints; 100 by
-  ///     default.
-  ///   - metadata: Facts about the app (version, platform, a description) kept in the header.
-  ///   - redacting: Paths of the state and of the actions whose values must not reach the file:
-  ///     they are replaced by placeholders, and the header lists the paths. A path that matches
-  ///     nothing by ``close()`` is reported as an issue.
-  ///   - schemaVersion: The version of the feature's types (``ActionLog/FeatureSchema``); by
-  ///     default, what the state type declares (``ActionLog/SchemaVersioned``), or 1.
-  ///   - dependencies: The dependencies to capture; uuid, date and random by default.
-  ///   - stepUpdates: Whether each action's record says what it changed in the state, worked out
-  ///     on the writer's thread: what lets a replay compare every step, and a reader without
-  ///     the feature show every state. On by default.
-  ///   - startedAt: The wall-clock start written in the header; now by default.
-  ///   - elapsed: The time since the start, for each action; a monotonic clock by default.
-  ///   - options: How the writer behaves. Unless the options handle encoding failures, they are
-  ///     reported as issues on ``flush()`` and ``close()``.
-  public convenience init(
+  /// Starts a recording in a file, its states and actions reaching the writer as `encoding`
+  /// says (see the public initializers in `Recorder+Entry.swift`).
+  convenience init(
+    encoding: ValueEncoding<State, Action>,
     url: URL,
     feature: String,
     initialState: State,
@@ -90,43 +82,17 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       feature: feature, initialState: initialState, checkpointInterval: checkpointInterval,
       metadata: metadata, redactions: redactions, schemaVersion: schemaVersion,
       dependencies: dependencies, stepUpdates: stepUpdates, startedAt: startedAt,
-      elapsed: elapsed, options: options, rolling: nil
+      elapsed: elapsed, options: options, rolling: nil, encoding: encoding
     ) { header, options in
-      try LogWriter(url: url, header: header, initialState: initialState, options: options)
+      try LogWriter(
+        url: url, header: header, initialState: encoding.state(initialState), options: options)
     }
   }
 
-  /// Starts a rolling recording in a folder, for recording all the time in the field: segments
-  /// of it are written one after another, and the oldest are deleted once the retention no
-  /// longer keeps them, so the folder holds at most the retention and one segment more.
-  ///
-  /// ```swift
-  /// let recorder = try RecorderOf<Todos>(
-  ///   directory: recordings, feature: "todos", initialState: Todos.State(),
-  ///   retention: .minutes(10)
-  /// )
-  /// ```
-  ///
-  /// Each segment is an ordinary recording that starts from the state at its start, so what is
-  /// kept replays without what was deleted. ``bugReport(to:last:note:metadata:redacting:)``
-  /// makes one file of the last minutes. Starting removes the temporary files a crash left in
-  /// the folder, and every session but the newest `keepingPreviousSessions` (the one a crash may
-  /// have cut short: see ``unfinishedSessions(in:)``).
-  ///
-  /// - Parameters:
-  ///   - directory: The folder for the segments; created if missing.
-  ///   - retention: How much to keep: `.minutes(10)`, `.bytes(50 << 20)`, or `.both(…)`.
-  ///   - session: The session's name, which its segments' names start with; by default the
-  ///     feature, the start time and a random suffix
-  ///     (``LogDirectory/newSessionName(feature:startedAt:)``).
-  ///   - keepingPreviousSessions: How many earlier sessions in the folder to keep; 1 by default.
-  ///   - segmentBytes: The size at which a segment ends; a tenth of the retention's bytes by
-  ///     default.
-  ///   - segmentDuration: The time at which a segment ends; a tenth of the retention's age by
-  ///     default.
-  ///   - Other parameters: As ``init(url:feature:initialState:checkpointInterval:metadata:redacting:schemaVersion:dependencies:stepUpdates:startedAt:elapsed:options:)``.
-  ///     A segment can end only at a checkpoint, so `checkpointInterval` bounds how finely.
-  public convenience init(
+  /// Starts a rolling recording in a folder, its states and actions reaching the writer as
+  /// `encoding` says.
+  convenience init(
+    encoding: ValueEncoding<State, Action>,
     directory: URL,
     feature: String,
     initialState: State,
@@ -170,9 +136,11 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       feature: feature, initialState: initialState, checkpointInterval: checkpointInterval,
       metadata: metadata, redactions: redactions, schemaVersion: schemaVersion,
       dependencies: dependencies, stepUpdates: stepUpdates, startedAt: startedAt,
-      elapsed: elapsed, options: options, rolling: rolling
+      elapsed: elapsed, options: options, rolling: rolling, encoding: encoding
     ) { header, options in
-      try LogWriter(rolling: rolling, header: header, initialState: initialState, options: options)
+      try LogWriter(
+        rolling: rolling, header: header, initialState: encoding.state(initialState),
+        options: options)
     }
   }
 
@@ -189,8 +157,10 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     elapsed: (@Sendable () -> Duration)?,
     options: LogWriter.Options,
     rolling: LogWriter.Rolling?,
+    encoding: ValueEncoding<State, Action>,
     makeWriter: (LogHeader, LogWriter.Options) throws -> LogWriter
   ) throws {
+    self.encoding = encoding
     var options = options
     let encodingFailures = LockIsolated<[String]>([])
     if options.onEncodingFailure == nil {
@@ -235,7 +205,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       let start = MonotonicClock.nanoseconds()
       self.elapsed = { .nanoseconds(MonotonicClock.nanoseconds() &- start) }
     }
-    if let places = self.sharedValues.places(of: initialState) {
+    if let places = self.sharedValues.places(of: encoding.state(initialState)) {
       self.writer.append(.shared(seq: 0, .places(places)))
     }
     self.sharedValues.keep(
@@ -268,11 +238,12 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       let moment =
         _SharedHolders.anyExist && self.sharedValues.holdsShared
         ? self.sharedValues.moments.mark() : nil
+      let state = self.encoding.state(final.state)
       self.writer.append(
         .checkpoint(
           seq: final.seq,
-          state: moment.map { StateAtMoment(state: final.state, moment: $0) } ?? final.state))
-      if moment != nil, let places = self.sharedValues.places(of: final.state) {
+          state: moment.map { StateAtMoment(state: state, moment: $0) } ?? state))
+      if moment != nil, let places = self.sharedValues.places(of: state) {
         self.writer.append(.shared(seq: final.seq, .places(places)))
       }
     }
@@ -354,11 +325,13 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
       self.lastState.set(state)
       return self.books.finish(seq: opened.seq, checkpointInterval: self.checkpointInterval)
     }
+    let encoded = self.encoding.state(state)
     let recorded: any Encodable & Sendable =
-      moment.map { StateAtMoment(state: state, moment: $0) } ?? state
+      moment.map { StateAtMoment(state: encoded, moment: $0) } ?? encoded
     self.writer.append(
       .action(
-        seq: opened.seq, time: time, origin: opened.origin, value: action, captured: captured,
+        seq: opened.seq, time: time, origin: opened.origin, value: self.encoding.action(action),
+        captured: captured,
         // NB: Written out on the writer's thread: the shape holds its identifiers unwritten.
         effects: effects == .none ? nil : JSONValueSource { effects.ledgerJSON },
         // NB: What the action changed is worked out on the writer's thread, from this state.
@@ -368,7 +341,7 @@ public final class Recorder<State: Encodable & Sendable, Action: Encodable & Sen
     )
     if isCheckpoint {
       self.writer.append(.checkpoint(seq: opened.seq, state: recorded))
-      if moment != nil, let places = self.sharedValues.places(of: state) {
+      if moment != nil, let places = self.sharedValues.places(of: encoded) {
         self.writer.append(.shared(seq: opened.seq, .places(places)))
       }
     }
@@ -407,7 +380,6 @@ struct ActionIDMap {
 
 /// A convenience for the recorder of a reducer: `RecorderOf<Todos>(url:feature:initialState:)`.
 public typealias RecorderOf<R: Reducer> = Recorder<R.State, R.Action>
-where R.State: Encodable & Sendable, R.Action: Encodable & Sendable
 
 /// The name of a type as recordings write it: qualified by module and enclosing types
 /// (`ExampleFeatures.Todos.State`), without the build-specific `(unknown context at $…)` that

@@ -1,7 +1,7 @@
 import ActionLog
 import ComposableArchitecture
 
-extension Reducer where State: Encodable & Sendable, Action: Encodable & Sendable {
+extension Reducer {
   /// Records every action this reducer processes, the dependency values it reads while doing so,
   /// and checkpoints of its state, with `recorder`.
   ///
@@ -21,8 +21,7 @@ extension Reducer where State: Encodable & Sendable, Action: Encodable & Sendabl
 }
 
 /// The reducer behind ``ComposableArchitecture/Reducer/recording(to:)``.
-public struct _RecordingReducer<Base: Reducer>: Reducer
-where Base.State: Encodable & Sendable, Base.Action: Encodable & Sendable {
+public struct _RecordingReducer<Base: Reducer>: Reducer {
   let base: Base
   let recorder: Recorder<Base.State, Base.Action>
 

@@ -135,8 +135,8 @@ final class SharedValueRecording: @unchecked Sendable {
 
 /// A state as it was at a moment: its shared values encode as they were then, whatever changed
 /// since (see ``ComposableArchitecture/_SharedMoment``).
-struct StateAtMoment<State: Encodable & Sendable>: Encodable, Sendable {
-  let state: State
+struct StateAtMoment: Encodable, Sendable {
+  let state: any Encodable & Sendable
   let moment: _SharedMoment
 
   func encode(to encoder: any Encoder) throws {
@@ -180,7 +180,7 @@ extension Recorder {
       // places were written. If it does, where it sits is written first, so a replay finds
       // it; if not, the change is none of this recording's business.
       guard let last, self.sharedValues.mayBeHeld(change.id) else { return }
-      guard let places = self.sharedValues.places(of: last),
+      guard let places = self.sharedValues.places(of: self.encoding.state(last)),
         self.sharedValues.isKnown(change.id)
       else {
         self.sharedValues.markNotHeld(change.id)
