@@ -76,7 +76,8 @@ let package = Package(
     ),
     // What the macros' generated code and the log both see: the sink a state's changes go to.
     .target(name: "StepChanges"),
-    // `import SwiftUINavigation`, as TCA's apps write it: its types are the architecture's here.
+    // `import SwiftUINavigation`, as TCA's apps write it: its types are the architecture's here,
+    // and it re-exports Foundation as TCA's does (through SwiftUI) on Apple's systems.
     .target(name: "SwiftUINavigation"),
     .target(
       name: "TimeTravel",

@@ -8,3 +8,4 @@
 @_exported import DependenciesMacros
 @_exported import Observation
 @_exported import StepChanges
+@_exported import SwiftUINavigation
