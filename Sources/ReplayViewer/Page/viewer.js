@@ -77,12 +77,29 @@
     if (typeof value !== "object") return String(value);
     if (Array.isArray(value)) return "[" + value.map((element) => swiftValue(element, depth + 1)).join(", ") + "]";
     const keys = Object.keys(value);
+    const error = recordedError(value);
+    if (error) return error;
     if (keys.length === 1 && value[keys[0]] !== null && typeof value[keys[0]] === "object" && !Array.isArray(value[keys[0]])) {
       const payload = value[keys[0]];
       const arguments_ = swiftArguments(payload, depth);
       return "." + keys[0] + (arguments_ === "" ? "" : "(" + arguments_ + ")");
     }
     return "(" + swiftArguments(value, depth) + ")";
+  }
+  // A recorded error, `{"error":"Foundation.URLError","localizedDescription":…,"value":…}`, as
+  // Swift shows one: its type's name, and its values where it has a `Codable` form, else what
+  // it says (`URLError("The Internet connection appears to be offline.")`).
+  function recordedError(value) {
+    const keys = Object.keys(value).sort();
+    const shape = keys.join(",");
+    if (typeof value.error !== "string" || typeof value.localizedDescription !== "string") return null;
+    if (shape !== "error,localizedDescription" && shape !== "error,localizedDescription,value") return null;
+    const name = value.error.split(".").pop();
+    const inner = value.value;
+    if (inner !== null && typeof inner === "object" && !Array.isArray(inner)) {
+      return name + "(" + swiftArguments(inner, 1) + ")";
+    }
+    return name + "(" + JSON.stringify(value.localizedDescription) + ")";
   }
   function swiftArguments(object, depth) {
     return Object.entries(object)
