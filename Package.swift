@@ -194,6 +194,8 @@ let package = Package(
       dependencies: [
         "ComposableArchitectureMacros",
         .product(name: "MacroTesting", package: "swift-macro-testing"),
+        // NB: `MacroSpec`, which tells an extension macro what a type does not conform to yet.
+        .product(name: "SwiftSyntaxMacroExpansion", package: "swift-syntax"),
       ]
     ),
     .testTarget(

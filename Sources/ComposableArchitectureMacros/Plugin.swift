@@ -7,6 +7,7 @@ struct ComposableArchitecturePlugin: CompilerPlugin {
     ReducerMacro.self,
     ObservableStateMacro.self,
     GeneratedCodecMacro.self,
+    RecordCodecMacro.self,
     ObservationStateIgnoredMacro.self,
     ReducerCaseEphemeralMacro.self,
     ReducerCaseIgnoredMacro.self,

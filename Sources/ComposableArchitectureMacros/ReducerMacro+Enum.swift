@@ -121,10 +121,15 @@ extension ReducerMacro {
     let cases = Self.cases(of: declaration)
     let stateInheritance = (["ComposableArchitecture.CaseReducerState"] + conformances.state)
       .joined(separator: ", ")
-    // NB: A `Codable` action gets the code that writes and reads its JSON.
+    // NB: A `Codable` action gets the code that writes and reads its JSON; one that is not,
+    // a `Codable` conformance of its own, so that a recording replays.
     let actionCodec =
       conformances.action.contains { $0 == "Codable" || $0 == "Encodable" }
-      ? "\n@ComposableArchitecture._GeneratedCodec" : ""
+      ? "\n@ComposableArchitecture._GeneratedCodec"
+      : conformances.action.contains("Decodable") ? "" : "\n@ComposableArchitecture._RecordCodec"
+    let stateCodec =
+      conformances.state.contains { ["Codable", "Encodable", "Decodable"].contains($0) }
+      ? "" : "\n@ComposableArchitecture._RecordCodec"
     let actionInheritance =
       conformances.action.isEmpty ? "" : ": " + conformances.action.joined(separator: ", ")
     let scopes = cases.compactMap { reducerCase -> String? in
@@ -158,7 +163,7 @@ extension ReducerMacro {
       """
       @CasePathable
       @dynamicMemberLookup
-      @ObservableState
+      @ObservableState\(raw: stateCodec)
       \(raw: access)enum State: \(raw: stateInheritance) {
         \(raw: access)typealias StateReducer = \(declaration.name.trimmed)
         \(raw: cases.map(\.stateCase).joined(separator: "\n"))

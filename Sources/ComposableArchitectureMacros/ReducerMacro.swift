@@ -55,7 +55,7 @@ extension ReducerMacro: MemberAttributeMacro {
       {
         return ["@ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>"]
       }
-      return Self.caseAttributes(for: member, in: enumDecl)
+      return Self.caseAttributes(for: member, in: enumDecl) + Self.recordCodec(for: member)
     }
     guard declaration.is(StructDeclSyntax.self) else { return [] }
     if let nested = member.as(StructDeclSyntax.self), nested.name.text == "State",
@@ -65,8 +65,8 @@ extension ReducerMacro: MemberAttributeMacro {
     }
     if let nested = member.as(EnumDeclSyntax.self) {
       let name = nested.name.text
-      guard name == "State" || name == "Action" else { return [] }
-      var attributes: [AttributeSyntax] = []
+      guard name == "State" || name == "Action" else { return Self.recordCodec(for: member) }
+      var attributes = Self.recordCodec(for: member)
       // NB: The code that writes its JSON as its synthesized `Codable` does.
       if GeneratedCodecMacro.isSynthesizedEncodable(nested) {
         attributes.append("@ComposableArchitecture._GeneratedCodec")
@@ -79,6 +79,9 @@ extension ReducerMacro: MemberAttributeMacro {
       }
       return attributes
     }
+    if member.is(StructDeclSyntax.self) {
+      return Self.recordCodec(for: member)
+    }
     if let variable = member.as(VariableDeclSyntax.self), !variable.isStatic,
       let binding = variable.bindings.first,
       binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body",
@@ -89,6 +92,16 @@ extension ReducerMacro: MemberAttributeMacro {
       return ["@ComposableArchitecture.ReducerBuilder<\(raw: state), \(raw: action)>"]
     }
     return []
+  }
+
+  /// `@_RecordCodec` for a type declared in a feature that does not say it is `Codable`: its
+  /// `State`, its `Action`, the models beside them. Not for a feature declared inside it (its own
+  /// `@Reducer` sees to its state and actions).
+  static func recordCodec(for member: some DeclSyntaxProtocol) -> [AttributeSyntax] {
+    let nested: (any DeclGroupSyntax)? =
+      member.as(StructDeclSyntax.self) ?? member.as(EnumDeclSyntax.self)
+    guard let nested, !nested.attributes.contains("Reducer") else { return [] }
+    return RecordCodecMacro.attributes(forNested: member)
   }
 
   /// The state and action types a `body` builds a reducer of, from its type: `some Reducer<A,

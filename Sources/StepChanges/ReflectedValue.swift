@@ -20,7 +20,8 @@ import Foundation
 /// - An array or a set: an array. A dictionary whose keys are strings or integers: an object;
 ///   other keys, an array of keys and values one after the other (as `JSONEncoder` writes them).
 /// - An error: `{"error":"Module.Type","localizedDescription":…,"value":…}`, `value` its own
-///   `Codable` form where it has one (see ``_RecordedErrorForm``).
+///   `Codable` form where it has one, and `code` for a `URLError` or a `CocoaError` (see
+///   ``_RecordedErrorForm``).
 /// - What has no shape of data (a function, a metatype): its description, as a string.
 public struct _ReflectedValue: Encodable {
   /// The value.
@@ -56,6 +57,9 @@ public enum _RecordedErrorForm {
   public static let typeKey = "error"
   public static let descriptionKey = "localizedDescription"
   public static let valueKey = "value"
+  /// The member holding the code of an error Foundation names by code (`URLError`,
+  /// `CocoaError`), which a replay builds the error again from.
+  public static let codeKey = "code"
 
   /// The name a recording gives an error's type.
   public static func typeName(of error: any Error) -> String {
@@ -215,6 +219,11 @@ struct _Reflection {
       error.localizedDescription, forKey: Key(_RecordedErrorForm.descriptionKey))
     if let encodable = error as? any Encodable {
       try container.encode(encodable, forKey: Key(_RecordedErrorForm.valueKey))
+    }
+    if let error = error as? URLError {
+      try container.encode(error.code.rawValue, forKey: Key(_RecordedErrorForm.codeKey))
+    } else if let error = error as? CocoaError {
+      try container.encode(error.code.rawValue, forKey: Key(_RecordedErrorForm.codeKey))
     }
   }
 

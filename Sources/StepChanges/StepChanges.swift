@@ -179,9 +179,16 @@ public enum _StepChanges {
       new._appendArrayChanges(from: old, at: path, into: &sink)
     } else if let equal = isEqual(old, new), equal {
       return
-    } else if let old = old as? any Encodable, let new = new as? any Encodable {
-      sink.compare(path, old, new)
+    } else {
+      sink.compare(path, encodable(old), encodable(new))
     }
+  }
+
+  /// A value as the sink writes it: by its own `Encodable`, else by reflection, in the shape
+  /// synthesized `Codable` would give it.
+  @usableFromInline
+  static func encodable(_ value: Any) -> any Encodable {
+    value as? any Encodable ?? _ReflectedValue(value)
   }
 
   /// The elements of two arrays at `path`: the common ends stay; what lies between is compared
@@ -307,23 +314,20 @@ public enum _StepChanges {
   static func compareWhole<Sink: StepChangeSink>(
     _ whole: (old: Any, new: Any), at path: [String], into sink: inout Sink
   ) {
-    guard let old = whole.old as? any Encodable, let new = whole.new as? any Encodable else {
-      return
-    }
-    sink.compare(path, old, new)
+    sink.compare(path, encodable(whole.old), encodable(whole.new))
   }
 
   @usableFromInline
   static func add<Value, Sink: StepChangeSink>(
     _ path: [String], _ value: Value, into sink: inout Sink
   ) {
-    if let value = value as? any Encodable { sink.add(path, value) }
+    sink.add(path, encodable(value))
   }
 
   static func replace<Value, Sink: StepChangeSink>(
     _ path: [String], _ value: Value, into sink: inout Sink
   ) {
-    if let value = value as? any Encodable { sink.replace(path, value) }
+    sink.replace(path, encodable(value))
   }
 
   /// Whether two values are the same bits: for a value type, the same value (a copy-on-write

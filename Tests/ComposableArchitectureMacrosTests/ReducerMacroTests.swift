@@ -31,10 +31,11 @@ struct ReducerMacroTests {
       """
       struct Feature {
         @ObservableState
+        @ComposableArchitecture._RecordCodec
         struct State: Equatable {
           var count = 0
         }
-        @CasePathable
+        @ComposableArchitecture._RecordCodec @CasePathable
         enum Action {
           case incrementButtonTapped
         }
@@ -78,12 +79,12 @@ struct ReducerMacroTests {
     } expansion: {
       """
       struct Feature {
-        @CasePathable @dynamicMemberLookup
+        @ComposableArchitecture._RecordCodec @CasePathable @dynamicMemberLookup
         enum State {
           case loading
           case loaded(Int)
         }
-        @CasePathable
+        @ComposableArchitecture._RecordCodec @CasePathable
         enum Action {
         }
         @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
@@ -126,8 +127,10 @@ struct ReducerMacroTests {
       struct Feature: Reducer, Sendable {
         @CasePathable
         @dynamicMemberLookup
+        @ComposableArchitecture._RecordCodec
         enum State {
         }
+        @ComposableArchitecture._RecordCodec
         enum Action: CasePathable {
         }
         @ReducerBuilder<State, Action>
@@ -228,8 +231,9 @@ struct ReducerMacroTests {
     } expansion: {
       """
       struct Feature {
+        @ComposableArchitecture._RecordCodec
         struct State {}
-        @CasePathable
+        @ComposableArchitecture._RecordCodec @CasePathable
         enum Action { case tapped 
       }
         func reduce(into state: inout State, action: Action) -> EffectOf<Self> {
@@ -258,8 +262,9 @@ struct ReducerMacroTests {
       """
       @available(macOS 14, *)
       struct Feature {
+        @ComposableArchitecture._RecordCodec
         struct State {}
-        @CasePathable
+        @ComposableArchitecture._RecordCodec @CasePathable
         enum Action {}
         let body = EmptyReducer<State, Action>()
       }
@@ -395,6 +400,7 @@ struct ReducerMacroTests {
         case meeting(Meeting, syncUp: SyncUp)
         @ReducerCaseIgnored
         case link(URL)
+        @ComposableArchitecture._RecordCodec
 
         enum Alert {
           case confirmDeletion
@@ -403,6 +409,7 @@ struct ReducerMacroTests {
         @CasePathable
         @dynamicMemberLookup
         @ObservableState
+        @ComposableArchitecture._RecordCodec
         enum State: ComposableArchitecture.CaseReducerState {
           typealias StateReducer = Destination
           case edit(EditItem.State)
@@ -414,6 +421,7 @@ struct ReducerMacroTests {
         }
 
         @CasePathable
+        @ComposableArchitecture._RecordCodec
         enum Action {
           case edit(EditItem.Action)
           case detail(Nested.Detail.Action)
@@ -464,6 +472,7 @@ struct ReducerMacroTests {
         case edit(SyncUpForm)
 
         @CasePathable
+        @ComposableArchitecture._RecordCodec
         enum Action {
           case alert(Alert)
           case edit(SyncUpForm.Action)
@@ -472,6 +481,7 @@ struct ReducerMacroTests {
         @CasePathable
         @dynamicMemberLookup
         @ObservableState
+        @ComposableArchitecture._RecordCodec
         enum State: ComposableArchitecture.CaseReducerState {
           typealias StateReducer = Destination
           case alert(AlertState<Alert>)
@@ -522,6 +532,7 @@ struct ReducerMacroTests {
         @CasePathable
         @dynamicMemberLookup
         @ObservableState
+        @ComposableArchitecture._RecordCodec
         public enum State: ComposableArchitecture.CaseReducerState {
           public typealias StateReducer = TicTacToe
           case login(Login.State)
@@ -529,6 +540,7 @@ struct ReducerMacroTests {
         }
 
         @CasePathable
+        @ComposableArchitecture._RecordCodec
         public enum Action {
           case login(Login.Action)
           case newGame(NewGame.Action)
@@ -603,12 +615,14 @@ struct ReducerMacroTests {
           @CasePathable
           @dynamicMemberLookup
           @ObservableState
+          @ComposableArchitecture._RecordCodec
           enum State: ComposableArchitecture.CaseReducerState {
             typealias StateReducer = Destination
 
           }
 
           @CasePathable
+          @ComposableArchitecture._RecordCodec
           enum Action {
 
           }

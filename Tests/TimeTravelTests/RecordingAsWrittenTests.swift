@@ -121,6 +121,8 @@ struct WeatherFailure: Error, Codable, Equatable {
   var city: String
 }
 
+struct Opaque: Error {}
+
 private func json(_ text: String) throws -> JSONValue {
   try JSONValue.parse(Array(text.utf8))
 }
@@ -216,6 +218,117 @@ private func json(_ text: String) throws -> JSONValue {
       #expect(
         try recording.stateJSON(after: step)
           == json(#"{"counter":{"count":\#(step)},"log":\#(Array(1...step))}"#))
+    }
+  }
+}
+
+/// A feature written as TCA's apps write them whose values all decode: its recording replays.
+@Reducer
+struct Forecasts {
+  @ObservableState
+  struct State: Equatable {
+    var temperatures: [Double] = []
+    var failures: [String] = []
+    var lastFailure: Failure?
+
+    enum Failure: Equatable { case offline, other(String) }
+  }
+
+  enum Action {
+    case response(Result<Double, any Error>)
+    case cleared
+  }
+
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case let .response(.success(temperature)):
+        state.temperatures.append(temperature)
+      case let .response(.failure(error)):
+        state.failures.append(error.localizedDescription)
+        state.lastFailure = error is URLError ? .offline : .other(error.localizedDescription)
+      case .cleared:
+        state = State()
+      }
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Suite struct ReplayAsWrittenTests {
+  func recordForecasts(to url: URL) throws -> Recording {
+    let recorder = try RecorderOf<Forecasts>(
+      url: url, feature: "forecasts", initialState: Forecasts.State(), checkpointInterval: 2)
+    let store = Store(initialState: Forecasts.State()) { Forecasts().recording(to: recorder) }
+    store.send(.response(.success(21.5)))
+    store.send(.response(.failure(URLError(.notConnectedToInternet))))
+    store.send(.response(.failure(WeatherFailure(city: "Oslo"))))
+    store.send(.response(.success(19)))
+    store.send(.response(.failure(Opaque())))
+    try recorder.close()
+    return try Recording(contentsOf: url)
+  }
+
+  @Test func aFeatureWithoutCodableReplaysEveryStep() throws {
+    let directory = TemporaryDirectory()
+    let recording = try self.recordForecasts(to: directory.file())
+    let timeline = try Timeline(recording: recording, reducer: Forecasts(), feature: "forecasts")
+    let divergence = try timeline.verify()
+    #expect(divergence == nil, "\(divergence.map(String.init(describing:)) ?? "")")
+    try timeline.goto(4)
+    #expect(timeline.state.temperatures == [21.5, 19])
+    #expect(timeline.state.lastFailure == .other(WeatherFailure(city: "Oslo").localizedDescription))
+    try timeline.goto(5)
+    #expect(timeline.state.lastFailure == .other(Opaque().localizedDescription))
+  }
+
+  @Test func aRecordedErrorIsReplayedAsTheErrorItWas() throws {
+    let directory = TemporaryDirectory()
+    let recording = try self.recordForecasts(to: directory.file())
+    let timeline = try Timeline(recording: recording, reducer: Forecasts(), feature: "forecasts")
+    // An error whose type decodes comes back as itself.
+    guard case let .response(.failure(codable)) = try timeline.action(at: 3).action else {
+      Issue.record("step 3 is not a failure")
+      return
+    }
+    #expect(codable as? WeatherFailure == WeatherFailure(city: "Oslo"))
+    // Foundation's URLError comes back from its code.
+    guard case let .response(.failure(offline)) = try timeline.action(at: 2).action else {
+      Issue.record("step 2 is not a failure")
+      return
+    }
+    #expect(offline as? URLError == URLError(.notConnectedToInternet))
+    // One that does neither is a stand-in that says what it said, named by its type.
+    guard case let .response(.failure(opaque)) = try timeline.action(at: 5).action else {
+      Issue.record("step 5 is not a failure")
+      return
+    }
+    let description = Opaque().localizedDescription
+    #expect(
+      opaque as? RecordedError
+        == RecordedError(typeName: "TimeTravelTests.Opaque", localizedDescription: description))
+    #expect(opaque.localizedDescription == description)
+    #expect("\(opaque)" == "Opaque(\(String(reflecting: description)))")
+  }
+
+  @Test func aModelWithoutCodableStopsTheReplayWithItsNameAndTheLineToAdd() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<PlainList>(
+      url: url, feature: "list", initialState: PlainList.State())
+    let store = Store(initialState: PlainList.State()) { PlainList().recording(to: recorder) }
+    store.send(.add("milk", tags: []))
+    try recorder.close()
+    let recording = try Recording(contentsOf: url)
+    // Every step still reads, from the recording alone.
+    #expect(try recording.stateJSON(after: 1)["items"] != nil)
+    #expect {
+      _ = try Timeline(recording: recording, reducer: PlainList(), feature: "list")
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("Array<PlainItem> at initialState.items")
+        && text.contains("extension PlainItem: Codable {}")
     }
   }
 }

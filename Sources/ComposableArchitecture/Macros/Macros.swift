@@ -96,6 +96,41 @@ public macro ObservableState() =
 public macro _GeneratedCodec() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "GeneratedCodecMacro")
 
+/// Generates, for a struct or enum that does not say it is `Codable`, a `Codable` conformance in
+/// the shape synthesized `Codable` would have: what lets a recording of a feature written as
+/// TCA's apps write it replay. ``Reducer()`` puts it on a feature's `State` and `Action` and the
+/// types declared in the feature; it puts itself on the types declared inside those. A member
+/// whose type cannot be read back (not `Decodable`, not reached by a macro) is still recorded;
+/// replaying throws ``RecordCodingError``, which names it and what to add. A type that is
+/// `Codable` elsewhere keeps its own conformance.
+@attached(
+  extension, conformances: Decodable, Encodable, names: named(init(from:)), named(encode(to:)))
+@attached(memberAttribute)
+public macro _RecordCodec() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "RecordCodecMacro")
+
+/// ``_RecordCodec()`` on a type declared inside one that has it: the same, a level deeper (an
+/// expansion may not expand its own macro again).
+@attached(
+  extension, conformances: Decodable, Encodable, names: named(init(from:)), named(encode(to:)))
+@attached(memberAttribute)
+public macro _RecordCodec1() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "RecordCodecMacro")
+
+/// ``_RecordCodec()`` two levels deeper.
+@attached(
+  extension, conformances: Decodable, Encodable, names: named(init(from:)), named(encode(to:)))
+@attached(memberAttribute)
+public macro _RecordCodec2() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "RecordCodecMacro")
+
+/// ``_RecordCodec()`` three levels deeper, the last.
+@attached(
+  extension, conformances: Decodable, Encodable, names: named(init(from:)), named(encode(to:)))
+@attached(memberAttribute)
+public macro _RecordCodec3() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "RecordCodecMacro")
+
 /// Marks a case of a ``Reducer()`` enum whose state is data presented without a reducer.
 @attached(peer)
 public macro ReducerCaseEphemeral() =

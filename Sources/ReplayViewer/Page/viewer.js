@@ -86,14 +86,13 @@
     }
     return "(" + swiftArguments(value, depth) + ")";
   }
-  // A recorded error, `{"error":"Foundation.URLError","localizedDescription":…,"value":…}`, as
+  // A recorded error, `{"error":"Foundation.URLError","localizedDescription":…,"code":…}`, as
   // Swift shows one: its type's name, and its values where it has a `Codable` form, else what
   // it says (`URLError("The Internet connection appears to be offline.")`).
   function recordedError(value) {
-    const keys = Object.keys(value).sort();
-    const shape = keys.join(",");
     if (typeof value.error !== "string" || typeof value.localizedDescription !== "string") return null;
-    if (shape !== "error,localizedDescription" && shape !== "error,localizedDescription,value") return null;
+    const members = ["code", "error", "localizedDescription", "value"];
+    if (!Object.keys(value).every((key) => members.includes(key))) return null;
     const name = value.error.split(".").pop();
     const inner = value.value;
     if (inner !== null && typeof inner === "object" && !Array.isArray(inner)) {

@@ -1,0 +1,292 @@
+import Foundation
+import StepChanges
+
+/// A coding key of any name: what the code `_RecordCodec` generates codes with.
+public struct _RecordCodingKey: CodingKey, Hashable, Sendable {
+  public var stringValue: String
+  public var intValue: Int? { nil }
+  public init(_ stringValue: String) { self.stringValue = stringValue }
+  public init?(stringValue: String) { self.stringValue = stringValue }
+  public init?(intValue: Int) { return nil }
+}
+
+/// What the code `_RecordCodec` generates calls for each member: one overload per kind of
+/// member type, chosen where the member's type is known.
+///
+/// - A type that is `Decodable` (and `Encodable`) is coded by its conformance, an optional left
+///   out when `nil` as synthesized `Codable` leaves it.
+/// - A type that only encodes is written by its conformance, and read back where it decodes.
+/// - `Result<Success, any Error>` and `any Error`: the error is written with its type, its
+///   `localizedDescription` and its `Codable` form (``StepChanges/_RecordedErrorForm``), and read
+///   back as itself where its type decodes, else as a ``RecordedError`` that says the same.
+/// - Any other type is written by reflection (``StepChanges/_ReflectedValue``); reading it throws
+///   ``RecordCodingError/notDecodable(type:codingPath:)``, which names it, where it is, and what
+///   to add.
+public enum _RecordCoding {
+  public typealias Decoding = KeyedDecodingContainer<_RecordCodingKey>
+  public typealias Encoding = KeyedEncodingContainer<_RecordCodingKey>
+
+  // MARK: - Reading
+
+  // NB: One overload per kind, and optionals told apart at run time: an overload for `T?` beside
+  // one for `T` would be ambiguous for an optional member.
+
+  public static func decode<T: Decodable>(_ container: Decoding, _ key: String) throws -> T {
+    if let absent = try Self.absentOptional(T.self, container, key) { return absent }
+    return try container.decode(T.self, forKey: _RecordCodingKey(key))
+  }
+
+  public static func decode<T>(_ container: Decoding, _ key: String) throws -> T {
+    if let absent = try Self.absentOptional(T.self, container, key) { return absent }
+    throw RecordCodingError.notDecodable(
+      type: "\(T.self)", codingPath: Self.path(container.codingPath, key))
+  }
+
+  /// `nil`, for an optional member that is absent or `null`, as synthesized `Decodable` reads it.
+  private static func absentOptional<T>(
+    _ type: T.Type, _ container: Decoding, _ key: String
+  ) throws -> T? {
+    guard let optional = T.self as? any _RecordOptional.Type else { return nil }
+    let codingKey = _RecordCodingKey(key)
+    guard try !container.contains(codingKey) || container.decodeNil(forKey: codingKey) else {
+      return nil
+    }
+    return optional._none as? T
+  }
+
+  public static func decode(_ container: Decoding, _ key: String) throws -> any Error {
+    try RecordedError.decodeError(from: container.superDecoder(forKey: _RecordCodingKey(key)))
+  }
+
+  public static func decode<Success: Decodable>(
+    _ container: Decoding, _ key: String
+  ) throws -> Result<Success, any Error> {
+    let result = try container.nestedContainer(
+      keyedBy: _RecordCodingKey.self, forKey: _RecordCodingKey(key))
+    if result.contains(_RecordCodingKey("success")) {
+      let values = try result.nestedContainer(
+        keyedBy: _RecordCodingKey.self, forKey: _RecordCodingKey("success"))
+      return .success(try values.decode(Success.self, forKey: _RecordCodingKey("_0")))
+    }
+    let values = try result.nestedContainer(
+      keyedBy: _RecordCodingKey.self, forKey: _RecordCodingKey("failure"))
+    return .failure(try Self.decode(values, "_0") as any Error)
+  }
+
+  public static func decode<Success: Decodable>(
+    _ container: Decoding, _ key: String
+  ) throws -> Result<Success, any Error>? {
+    let codingKey = _RecordCodingKey(key)
+    guard container.contains(codingKey), try !container.decodeNil(forKey: codingKey) else {
+      return nil
+    }
+    return try Self.decode(container, key) as Result<Success, any Error>
+  }
+
+  // MARK: - Writing
+
+  public static func encode<T: Encodable>(
+    _ value: T, to container: inout Encoding, _ key: String
+  ) throws {
+    if let optional = value as? any _RecordOptional, optional._isNone { return }
+    try container.encode(value, forKey: _RecordCodingKey(key))
+  }
+
+  public static func encode<T>(_ value: T, to container: inout Encoding, _ key: String) throws {
+    if let optional = value as? any _RecordOptional, optional._isNone { return }
+    try container.encode(_ReflectedValue(value), forKey: _RecordCodingKey(key))
+  }
+
+  // MARK: - Enums
+
+  /// The one key of an enum's object: its case.
+  public static func soleKey<T>(of container: Decoding, in type: T.Type) throws -> _RecordCodingKey
+  {
+    guard container.allKeys.count == 1, let key = container.allKeys.first else {
+      throw DecodingError.dataCorrupted(
+        DecodingError.Context(
+          codingPath: container.codingPath,
+          debugDescription:
+            "A \(T.self) is an object of one member, its case; this one has \(container.allKeys.count)."
+        ))
+    }
+    return key
+  }
+
+  public static func unknownCase<T>(
+    _ key: _RecordCodingKey, of type: T.Type, _ container: Decoding
+  ) -> any Error {
+    DecodingError.dataCorrupted(
+      DecodingError.Context(
+        codingPath: container.codingPath + [key],
+        debugDescription: "\(T.self) has no case \(key.stringValue)."))
+  }
+
+  public static func noCase<T>(_ type: T.Type, _ codingPath: [any CodingKey]) -> any Error {
+    DecodingError.dataCorrupted(
+      DecodingError.Context(codingPath: codingPath, debugDescription: "\(T.self) has no cases."))
+  }
+
+  static func path(_ codingPath: [any CodingKey], _ key: String) -> String {
+    (codingPath.map(\.stringValue) + [key]).joined(separator: ".")
+  }
+}
+
+/// An optional, told apart at run time by the code `_RecordCodec` generates.
+public protocol _RecordOptional {
+  static var _none: Self { get }
+  var _isNone: Bool { get }
+}
+
+extension Optional: _RecordOptional {
+  public static var _none: Self { nil }
+  public var _isNone: Bool { self == nil }
+}
+
+/// Why a recorded value could not be read back into a feature's types.
+public enum RecordCodingError: Error, CustomStringConvertible, Equatable {
+  /// The value at `codingPath` is of a type that is not `Decodable` and that no macro reached.
+  case notDecodable(type: String, codingPath: String)
+
+  public var description: String {
+    switch self {
+    case let .notDecodable(type, codingPath):
+      let name = Self.innermost(type)
+      return """
+        A recorded \(type) at \(codingPath) cannot be rebuilt: the type is not Decodable, and no \
+        macro made it so. To replay it, add `extension \(name): Codable {}` (or Decodable) where \
+        it is declared.
+        """
+    }
+  }
+}
+
+extension RecordCodingError {
+  /// The type to make `Codable` in `type`: what an array, an optional, a set, a dictionary or
+  /// another container of the architecture's holds (`PlainItem` in `Array<PlainItem>`).
+  static func innermost(_ type: String) -> String {
+    let containers = [
+      "Array", "ContiguousArray", "Optional", "Set", "Dictionary", "IdentifiedArray",
+      "PresentationState", "StackState", "Shared", "SharedReader", "Result",
+    ]
+    var type = type
+    while let open = type.firstIndex(of: "<"), type.last == ">",
+      containers.contains(String(type[..<open]))
+    {
+      let arguments = type[type.index(after: open)..<type.index(before: type.endIndex)]
+      // NB: The last argument at depth 0: a dictionary's or an identified array's element, a
+      // result's… success: its failure, when `any Error`, is recorded as it is.
+      var depth = 0
+      var start = arguments.startIndex
+      var parts: [Substring] = []
+      for index in arguments.indices {
+        switch arguments[index] {
+        case "<": depth += 1
+        case ">": depth -= 1
+        case "," where depth == 0:
+          parts.append(arguments[start..<index])
+          start = arguments.index(after: index)
+        default: break
+        }
+      }
+      parts.append(arguments[start...])
+      let chosen =
+        String(type[..<open]) == "Result" ? parts.first : parts.last
+      type = chosen.map { $0.trimmingCharacters(in: .whitespaces) } ?? type
+    }
+    return type
+  }
+}
+
+/// An error a recording holds, standing in for one whose type does not decode: it has the
+/// recorded type's name and says what the original said.
+///
+/// Two recorded errors are equal when their types and descriptions are: a reducer that compares
+/// errors sees the recorded one as the original.
+public struct RecordedError: Error, Equatable, Hashable, Sendable, LocalizedError,
+  CustomStringConvertible, Codable
+{
+  /// The original error's type, as recordings write it (`Foundation.URLError`).
+  public let typeName: String
+  /// What the original error's `localizedDescription` said.
+  public let recordedDescription: String
+
+  public init(typeName: String, localizedDescription: String) {
+    self.typeName = typeName
+    self.recordedDescription = localizedDescription
+  }
+
+  public var errorDescription: String? { self.recordedDescription }
+
+  public var description: String {
+    "\(self.typeName.split(separator: ".").last.map(String.init) ?? self.typeName)(\(String(reflecting: self.recordedDescription)))"
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: _RecordCodingKey.self)
+    self.typeName = try container.decode(
+      String.self, forKey: _RecordCodingKey(_RecordedErrorForm.typeKey))
+    self.recordedDescription = try container.decode(
+      String.self, forKey: _RecordCodingKey(_RecordedErrorForm.descriptionKey))
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: _RecordCodingKey.self)
+    try container.encode(self.typeName, forKey: _RecordCodingKey(_RecordedErrorForm.typeKey))
+    try container.encode(
+      self.recordedDescription, forKey: _RecordCodingKey(_RecordedErrorForm.descriptionKey))
+  }
+
+  /// The error recorded in `decoder`'s value: the original where its type is found and decodes
+  /// its `Codable` form (or, for Foundation's `URLError` and `CocoaError`, is made from its
+  /// code), else a stand-in.
+  static func decodeError(from decoder: any Decoder) throws -> any Error {
+    let recorded = try RecordedError(from: decoder)
+    let container = try decoder.container(keyedBy: _RecordCodingKey.self)
+    let codeKey = _RecordCodingKey(_RecordedErrorForm.codeKey)
+    if container.contains(codeKey) {
+      let code = try container.decode(Int.self, forKey: codeKey)
+      switch recorded.typeName {
+      case "Foundation.URLError":
+        if let code = URLError.Code(rawValue: code) { return URLError(code) }
+      case "Foundation.CocoaError":
+        return CocoaError(CocoaError.Code(rawValue: code))
+      default:
+        break
+      }
+    }
+    let valueKey = _RecordCodingKey(_RecordedErrorForm.valueKey)
+    if container.contains(valueKey),
+      let type = Self.type(named: recorded.typeName) as? any (Error & Decodable).Type,
+      let original = try? Self.decode(type, from: container.superDecoder(forKey: valueKey))
+    {
+      return original
+    }
+    return recorded
+  }
+
+  /// The type a recording names `Module.Outer.Name`, found by the runtime under its mangled
+  /// name: each name after the module is tried as a struct, an enum and a class. `nil` for a
+  /// type this build does not have, or a generic one.
+  static func type(named name: String) -> Any.Type? {
+    let parts = name.split(separator: ".").map(String.init)
+    guard parts.count >= 2, parts.count <= 5, !name.contains("<") else { return nil }
+    func length(_ part: String) -> String { "\(part.utf8.count)\(part)" }
+    var candidates = [length(parts[0])]
+    for part in parts.dropFirst() {
+      candidates = candidates.flatMap { prefix in
+        ["V", "O", "C"].map { prefix + length(part) + $0 }
+      }
+    }
+    for candidate in candidates {
+      if let type = _typeByName(candidate) { return type }
+    }
+    return nil
+  }
+
+  private static func decode<E: Error & Decodable>(
+    _ type: E.Type, from decoder: any Decoder
+  ) throws -> any Error {
+    try E(from: decoder)
+  }
+}

@@ -1,0 +1,192 @@
+import ComposableArchitectureMacros
+import MacroTesting
+import SwiftSyntaxMacroExpansion
+import Testing
+
+/// `_RecordCodec`'s whole expansion: the `Codable` conformance of a type that does not say it is
+/// `Codable`, member by member, in synthesized `Codable`'s shape.
+// NB: The conformances a compiler passes for a type that has neither.
+@Suite(
+  .macros([
+    "_RecordCodec": MacroSpec(
+      type: RecordCodecMacro.self, conformances: ["Decodable", "Encodable"])
+  ])
+)
+struct RecordCodecMacroTests {
+  @Test func aStruct() {
+    assertMacro {
+      """
+      @_RecordCodec
+      struct State: Equatable {
+        @Presents var alert: AlertState<Action.Alert>?
+        var results: [Result] = []
+        var query: String?
+        let version = 2
+        var count: Int { results.count }
+
+        struct Result: Equatable {
+          var name: String
+        }
+        private enum CancelID { case search }
+      }
+      """
+    } expansion: {
+      """
+      struct State: Equatable {
+        @Presents var alert: AlertState<Action.Alert>?
+        var results: [Result] = []
+        var query: String?
+        let version = 2
+        var count: Int { results.count }
+        @ComposableArchitecture._RecordCodec1
+
+        struct Result: Equatable {
+          var name: String
+        }
+        private enum CancelID { case search 
+      }
+      }
+
+      extension State: Swift.Codable {
+        init(from decoder: any Swift.Decoder) throws {
+          let container = try decoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+          self._alert = try ComposableArchitecture._RecordCoding.decode(container, "alert")
+          self.results = try ComposableArchitecture._RecordCoding.decode(container, "results")
+          self.query = try ComposableArchitecture._RecordCoding.decode(container, "query")
+        }
+        func encode(to encoder: any Swift.Encoder) throws {
+          var container = encoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+          try ComposableArchitecture._RecordCoding.encode(self._alert, to: &container, "alert")
+          try ComposableArchitecture._RecordCoding.encode(self.results, to: &container, "results")
+          try ComposableArchitecture._RecordCoding.encode(self.query, to: &container, "query")
+          try ComposableArchitecture._RecordCoding.encode(self.version, to: &container, "version")
+        }
+      }
+      """
+    }
+  }
+
+  @Test func anEnum() {
+    assertMacro {
+      """
+      @_RecordCodec
+      public enum Action {
+        case response(Result<Forecast, any Error>)
+        case tapped(id: Int, Location)
+        case cleared
+        case `default`
+
+        public enum View: BindableAction {
+          case binding(BindingAction<State>)
+        }
+      }
+      """
+    } expansion: {
+      """
+      public enum Action {
+        case response(Result<Forecast, any Error>)
+        case tapped(id: Int, Location)
+        case cleared
+        case `default`
+        @ComposableArchitecture._RecordCodec1
+
+        public enum View: BindableAction {
+          case binding(BindingAction<State>)
+        }
+      }
+
+      extension Action: Swift.Codable {
+        public init(from decoder: any Swift.Decoder) throws {
+          let container = try decoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+          let caseKey = try ComposableArchitecture._RecordCoding.soleKey(of: container, in: Self.self)
+          switch caseKey.stringValue {
+          case "response":
+            let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+            self = .response(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+          case "tapped":
+            let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+            self = .tapped(id: try ComposableArchitecture._RecordCoding.decode(values, "id"), try ComposableArchitecture._RecordCoding.decode(values, "_1"))
+          case "cleared":
+            self = .cleared
+          case "default":
+            self = .`default`
+          default:
+            throw ComposableArchitecture._RecordCoding.unknownCase(caseKey, of: Self.self, container)
+          }
+        }
+        public func encode(to encoder: any Swift.Encoder) throws {
+          var container = encoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+          switch self {
+          case let .response(v0):
+            var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("response"))
+            try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+          case let .tapped(v0, v1):
+            var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("tapped"))
+            try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "id")
+            try ComposableArchitecture._RecordCoding.encode(v1, to: &values, "_1")
+          case .cleared:
+            _ = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("cleared"))
+          case .`default`:
+            _ = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("default"))
+          }
+        }
+      }
+      """
+    }
+  }
+
+  @Test func aRawValueEnum() {
+    assertMacro {
+      """
+      @_RecordCodec
+      enum Theme: String, CaseIterable {
+        case bubblegum, navy
+      }
+      """
+    } expansion: {
+      #"""
+      enum Theme: String, CaseIterable {
+        case bubblegum, navy
+      }
+
+      extension Theme: Swift.Codable {
+        init(from decoder: any Swift.Decoder) throws {
+          let rawValue: RawValue = try decoder.singleValueContainer().decode(RawValue.self)
+          guard let value = Self(rawValue: rawValue) else {
+            throw Swift.DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "No case of \(Self.self) has the raw value \(rawValue)"))
+          }
+          self = value
+        }
+        func encode(to encoder: any Swift.Encoder) throws {
+          var container = encoder.singleValueContainer()
+          try container.encode(self.rawValue)
+        }
+      }
+      """#
+    }
+  }
+
+  @Test func whatItLeavesAlone() {
+    assertMacro {
+      """
+      @_RecordCodec
+      struct Box<Value> {
+        var value: Value
+      }
+      @_RecordCodec
+      struct Coded: Codable {
+        var value: Int
+      }
+      """
+    } expansion: {
+      """
+      struct Box<Value> {
+        var value: Value
+      }
+      struct Coded: Codable {
+        var value: Int
+      }
+      """
+    }
+  }
+}
