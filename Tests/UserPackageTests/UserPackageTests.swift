@@ -99,7 +99,23 @@ import Testing
       -   _limits: Limits(monthly: 500)
       +   _limits: Limits(monthly: 150)
       """
+    // A feature with nothing Codable records and replays; changed, it diverges.
+    let tips = try await swift(
+      [
+        "test", "--skip-build", "--filter",
+        "TipsRecordingTests.aFeatureWithoutCodableRecordsAndReplays",
+      ],
+      in: package)
+    #expect(tips.status == 0, "\(tips.all)")
+    #expect(tips.all.contains("Test run with 1 test"), "\(tips.all)")
+    let changedTip = """
+          [0]: Tips.State.Tip(
+      -       amount: 5,
+      +       amount: 6,
+              note: "thanks"
+      """
     let mistakes: [(filter: String, shows: String)] = [
+      ("TipsRecordingTests.aChangedTipDiverges", changedTip),
       ("SharingTests.unassertedSharedChangeFails", unassertedLimit),
       (
         "SpendingRecordingTests.aRecordingWithoutTheChangeFromOutsideDiverges", withoutOutsideChange

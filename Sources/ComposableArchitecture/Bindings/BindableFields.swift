@@ -27,14 +27,18 @@ public struct _BindableField<Root>: @unchecked Sendable {
   }
 
   /// A field whose values a recording holds.
-  public init<Value: Codable & Equatable & Sendable>(
+  // NB: Not `Sendable`: Swift 6 picks this initializer for a field of a type that is `Codable`
+  // and `Equatable` and reports a missing `Sendable` only afterwards, as an error.
+  public init<Value: Codable & Equatable>(
     _ name: String, _ keyPath: WritableKeyPath<Root, Value>
   ) {
     self.name = name
     self.keyPath = keyPath
     nonisolated(unsafe) let keyPath = keyPath
     self.encode = { action, container in
-      guard let value = action.value as? Value else {
+      guard
+        let value = (action.value as? UncheckedSendable<Value>)?.value ?? action.value as? Value
+      else {
         throw EncodingError.invalidValue(
           action.value,
           EncodingError.Context(
@@ -46,7 +50,7 @@ public struct _BindableField<Root>: @unchecked Sendable {
       try container.encode(value, forKey: .value)
     }
     self.decode = { container in
-      .set(keyPath, try container.decode(Value.self, forKey: .value))
+      .recorded(keyPath, try container.decode(Value.self, forKey: .value))
     }
   }
 }

@@ -35,6 +35,24 @@ public struct BindingAction<Root>: @unchecked Sendable {
     )
   }
 
+  /// ``set(_:_:)`` for a value read back from a recording, whose type need not say it is
+  /// `Sendable`: a replay makes and applies it on one thread.
+  static func recorded<Value: Equatable>(
+    _ keyPath: WritableKeyPath<Root, Value>, _ value: Value
+  ) -> Self {
+    nonisolated(unsafe) let keyPath = keyPath
+    nonisolated(unsafe) let value = value
+    return Self(
+      keyPath: keyPath,
+      value: UncheckedSendable(value),
+      apply: { $0[keyPath: keyPath] = value },
+      isEqual: { other in
+        other.keyPath == keyPath
+          && ((other.value as? UncheckedSendable<Value>)?.value ?? other.value as? Value) == value
+      }
+    )
+  }
+
   /// Writes the value to the state.
   public func set(_ root: inout Root) {
     self.apply(&root)
