@@ -36,9 +36,7 @@ public struct _BindableField<Root>: @unchecked Sendable {
     self.keyPath = keyPath
     nonisolated(unsafe) let keyPath = keyPath
     self.encode = { action, container in
-      guard
-        let value = (action.value as? UncheckedSendable<Value>)?.value ?? action.value as? Value
-      else {
+      guard let value = action.value as? Value else {
         throw EncodingError.invalidValue(
           action.value,
           EncodingError.Context(

@@ -44,12 +44,11 @@ public struct BindingAction<Root>: @unchecked Sendable {
     nonisolated(unsafe) let value = value
     return Self(
       keyPath: keyPath,
-      value: UncheckedSendable(value),
+      // NB: `Sendable` adds nothing to an existential's layout: the value is held as it is, so
+      // that it prints and compares as a sent one does.
+      value: unsafeBitCast(value as Any, to: (any Sendable).self),
       apply: { $0[keyPath: keyPath] = value },
-      isEqual: { other in
-        other.keyPath == keyPath
-          && ((other.value as? UncheckedSendable<Value>)?.value ?? other.value as? Value) == value
-      }
+      isEqual: { other in other.keyPath == keyPath && (other.value as? Value) == value }
     )
   }
 
