@@ -10,7 +10,7 @@ import Foundation
 /// // {"temperature":21}
 /// ```
 ///
-/// The shape, level by level (see the format article's "Values without Codable"):
+/// The shape, level by level (see the `ActionLog` format article's "Values without Codable"):
 /// - A value whose type is `Encodable` is written by its own conformance.
 /// - A struct or class: an object of its stored properties, a `nil` optional left out. A
 ///   property wrapper the architecture knows (``_ReflectionUnwrapping``, as `@Shared`) is written
