@@ -12,7 +12,16 @@ import Foundation
 final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
   // NB: Unchecked: every stored property is read and written under `lock`.
   private let lock = NSRecursiveLock()
-  private var value: Root
+  // NB: In memory of its own, under `lock`: a change's closure may read the value it changes
+  // (`$items.withLock { $0.remove(id: item.id) }`, where `item` shares `items`), as TCA allows,
+  // and reads it as the change has left it so far. A stored property would make that read an
+  // exclusivity violation, which stops the process.
+  private let storage: UnsafeMutablePointer<Root>
+  private var value: Root {
+    get { self.storage.pointee }
+    set { self.storage.pointee = newValue }
+    _modify { yield &self.storage.pointee }
+  }
   private var snapshot: Root?
   private var subscription: SharedSubscription?
   private var listeners: [Int: @Sendable (Root) -> Void] = [:]
@@ -28,7 +37,8 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
     value: Root, keyDescription: String? = nil, recordedName: String? = nil,
     save: (@Sendable (Root) -> Void)? = nil
   ) {
-    self.value = value
+    self.storage = .allocate(capacity: 1)
+    self.storage.initialize(to: value)
     self.keyDescription = keyDescription
     self.recordedName = recordedName ?? keyDescription
     self.save = save
@@ -37,6 +47,8 @@ final class _SharedBox<Root>: _AnySharedBox, @unchecked Sendable {
 
   deinit {
     self.subscription?.cancel()
+    self.storage.deinitialize(count: 1)
+    self.storage.deallocate()
     _SharedBoxCount.change(by: -1)
   }
 
