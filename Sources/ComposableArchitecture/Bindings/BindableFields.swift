@@ -28,8 +28,9 @@ public struct _BindableField<Root>: @unchecked Sendable {
 
   /// A field whose values a recording holds.
   // NB: Not `Sendable`: Swift 6 picks this initializer for a field of a type that is `Codable`
-  // and `Equatable` and reports a missing `Sendable` only afterwards, as an error.
-  public init<Value: Codable & Equatable>(
+  // and `Equatable` and reports a missing `Sendable` only afterwards, as an error. Every type
+  // that is not isolated to an actor is `SendableMetatype`, public or not.
+  public init<Value: Codable & Equatable & SendableMetatype>(
     _ name: String, _ keyPath: WritableKeyPath<Root, Value>
   ) {
     self.name = name

@@ -37,7 +37,7 @@ public struct BindingAction<Root>: @unchecked Sendable {
 
   /// ``set(_:_:)`` for a value read back from a recording, whose type need not say it is
   /// `Sendable`: a replay makes and applies it on one thread.
-  static func recorded<Value: Equatable>(
+  static func recorded<Value: Equatable & SendableMetatype>(
     _ keyPath: WritableKeyPath<Root, Value>, _ value: Value
   ) -> Self {
     nonisolated(unsafe) let keyPath = keyPath

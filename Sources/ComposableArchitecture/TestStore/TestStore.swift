@@ -50,12 +50,14 @@ public final class TestStore<State: Equatable, Action> {
   /// either, and that time does not count.
   public var timeout: Duration
 
-  private let core: any _RootStoreCore<State, Action>
+  let core: any _RootStoreCore<State, Action>
   /// The shared values the reducers and effects changed since the last assertion.
   private let sharedChanges = _SharedChangeTracker()
+  /// Whether the feature dismissed itself (see ``isDismissed``), and how that ends its effects.
+  let dismissal = _TestStoreDismissal()
   private let runningEffects: _RunningEffects
   private let location: _SourceLocation
-  private var baseline: State
+  var baseline: State
   private var lastSentState: State?
   // NB: These are read by `deinit`, which is not isolated: an isolated deinit runs without the
   // task-locals of the code that released the store, so the end-of-test failures it reports would
@@ -93,7 +95,20 @@ public final class TestStore<State: Equatable, Action> {
     // NB: Prepared inside the library's `withDependencies`, where reading a dependency in order
     // to change it (`$0.date.now = …`) is not an access that test contexts report.
     let sharedChanges = self.sharedChanges
-    let dependencies = withDependencies(prepareDependencies) {
+    let dismissal = self.dismissal
+    let dependencies = withDependencies {
+      // NB: The feature under test dismissing itself is what `isDismissed` tells, and it ends
+      // the feature's effects as a dismissed presentation's end; a test may still replace
+      // `dismiss` in `prepareDependencies`.
+      $0.dismiss = DismissEffect { @MainActor in
+        if let dismiss = PresentationDismissal.current {
+          dismiss()
+        } else {
+          dismissal.dismiss()
+        }
+      }
+      prepareDependencies(&$0)
+    } operation: {
       var dependencies = DependencyValues._current
       dependencies._sharedChangeTracker = sharedChanges
       return dependencies
@@ -108,6 +123,7 @@ public final class TestStore<State: Equatable, Action> {
     )
     self.core = core
     self.runningEffects = core.runningEffects
+    dismissal.cancelEffects = { [weak core] in core?.cancelAllEffects() }
     self.baseline = initialState
     self.timeout = timeout
     self.location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -525,10 +541,11 @@ public final class TestStore<State: Equatable, Action> {
   /// Asserts how state changed: in the assertion, a shared value reads and writes what the test
   /// expects of it (see ``Shared``), and a shared value the reducers or effects changed must be
   /// asserted like any other part of state.
-  private func assertState(
+  func assertState(
     from stateBefore: State,
     to stateAfter: State,
     _ updateStateToExpectedResult: ((inout State) throws -> Void)?,
+    requiresChange: Bool = true,
     at location: _SourceLocation
   ) {
     defer { self.sharedChanges.clear() }
@@ -536,7 +553,7 @@ public final class TestStore<State: Equatable, Action> {
     _SharedAssertion.$tracker.withValue(self.sharedChanges) {
       self.assertStateAsserting(
         from: stateBefore, to: stateAfter, updateStateToExpectedResult,
-        sharedChanged: sharedChanged, at: location)
+        sharedChanged: sharedChanged || !requiresChange, at: location)
     }
   }
 
