@@ -332,3 +332,32 @@ struct Forecasts {
     }
   }
 }
+
+/// A state that says it is `Codable` in an extension, as an app may: it compiles beside the
+/// macro, and codes as synthesized `Codable` does.
+@Reducer
+struct ExtendedCodable {
+  @ObservableState
+  struct State: Equatable {
+    var count = 0
+  }
+  enum Action {
+    case tapped
+  }
+  var body: some ReducerOf<Self> {
+    Reduce { state, _ in
+      state.count += 1
+      return .none
+    }
+  }
+}
+
+extension ExtendedCodable.State: Codable {}
+
+@Suite struct DeclaredElsewhereTests {
+  @Test func aConformanceDeclaredInAnExtensionIsKept() throws {
+    let data = try JSONEncoder().encode(ExtendedCodable.State(count: 2))
+    #expect(String(decoding: data, as: UTF8.self) == #"{"count":2}"#)
+    #expect(try JSONDecoder().decode(ExtendedCodable.State.self, from: data).count == 2)
+  }
+}
