@@ -54,6 +54,16 @@ public struct StackElementIDGenerator: Sendable {
     self.init(next: next, taken: { _ in }, isPerStore: false)
   }
 
+  /// A generator that draws identities from `next`, and is told by `taken` of each identity a
+  /// screen pushed with its own (`.push(id:state:)`) took, so that it draws later ones after it.
+  /// What a wrapper of another generator forwards to it.
+  public init(
+    next: @escaping @Sendable () -> StackElementID,
+    taken: @escaping @Sendable (StackElementID) -> Void
+  ) {
+    self.init(next: next, taken: taken, isPerStore: false)
+  }
+
   private init(
     next: @escaping @Sendable () -> StackElementID,
     taken: @escaping @Sendable (StackElementID) -> Void,
@@ -71,7 +81,8 @@ public struct StackElementIDGenerator: Sendable {
 
   /// Says that `id` is in use (a screen pushed with it, `.push(id: 0, state: …)` in a test), so
   /// that the identities given later come after it, as TCA's do.
-  func take(_ id: StackElementID) {
+  /// Notes that a screen pushed with its own identity took `id`.
+  public func take(_ id: StackElementID) {
     self.taken(id)
   }
 
