@@ -66,10 +66,12 @@ extension RecordableDependency {
       let value = live()
       capture(String(value.rawValue))
       return value
+    } taken: {
+      live.take($0)
     }
   } replay: { dependencies, next in
-    // Reads beyond the recording count on from the largest identity given, so a replay that
-    // pushes more than was recorded never reuses one.
+    // Reads beyond the recording count on from the largest identity given or pushed, so a
+    // replay that pushes more than was recorded never reuses one.
     let largest = LockIsolated(-1)
     dependencies.stackElementID = StackElementIDGenerator {
       largest.withValue { largest in
@@ -77,6 +79,8 @@ extension RecordableDependency {
         largest = max(largest, value)
         return StackElementID(rawValue: value)
       }
+    } taken: { id in
+      largest.withValue { $0 = max($0, id.rawValue) }
     }
   }
 
@@ -170,5 +174,79 @@ extension UUID {
         bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]
       )
     )
+  }
+}
+
+extension RecordableDependency {
+  /// A dependency client's endpoint that a reducer calls where it runs (not in an effect), such
+  /// as SyncUps' `speechClient.authorizationStatus`: each value it returns is recorded, and a
+  /// replay answers with the recorded values, then with the endpoint as the replay has it.
+  ///
+  /// ```swift
+  /// dependencies: RecordableDependency.standard + [
+  ///   .reads(\.speechClient.authorizationStatus, as: "speechClient.authorizationStatus")
+  /// ]
+  /// ```
+  ///
+  /// What an effect reads needs nothing: a replay does not run effects, only the actions they
+  /// sent, which are recorded.
+  ///
+  /// - Parameters:
+  ///   - endpoint: The endpoint, from `DependencyValues`.
+  ///   - name: The name the values are recorded under, unique among the registered
+  ///     dependencies: a replay finds them by it, so it must not change.
+  public static func reads<Value: Codable>(
+    _ endpoint: WritableKeyPath<DependencyValues, @Sendable () -> Value> & Sendable,
+    as name: String
+  ) -> Self {
+    Self.reads(
+      endpoint, name: name,
+      write: { value in
+        (try? JSONEncoder().encode([value])).flatMap { String(data: $0, encoding: .utf8) }
+      },
+      read: { text in try? JSONDecoder().decode([Value].self, from: Data(text.utf8)).first })
+  }
+
+  /// An endpoint returning a value with a raw value, such as an authorization status: recorded
+  /// as its raw value.
+  public static func reads<Value: RawRepresentable>(
+    _ endpoint: WritableKeyPath<DependencyValues, @Sendable () -> Value> & Sendable,
+    as name: String
+  ) -> Self where Value.RawValue: LosslessStringConvertible {
+    Self.reads(
+      endpoint, name: name, write: { String($0.rawValue) },
+      read: { Value.RawValue($0).flatMap(Value.init(rawValue:)) })
+  }
+
+  /// An endpoint returning a `Codable` value that has a raw value too: recorded as it encodes.
+  public static func reads<Value: Codable & RawRepresentable>(
+    _ endpoint: WritableKeyPath<DependencyValues, @Sendable () -> Value> & Sendable,
+    as name: String
+  ) -> Self where Value.RawValue: LosslessStringConvertible {
+    Self.reads(
+      endpoint, name: name,
+      write: { value in
+        (try? JSONEncoder().encode([value])).flatMap { String(data: $0, encoding: .utf8) }
+      },
+      read: { text in try? JSONDecoder().decode([Value].self, from: Data(text.utf8)).first })
+  }
+
+  private static func reads<Value>(
+    _ endpoint: WritableKeyPath<DependencyValues, @Sendable () -> Value> & Sendable,
+    name: String,
+    write: @escaping @Sendable (Value) -> String?,
+    read: @escaping @Sendable (String) -> Value?
+  ) -> Self {
+    Self(name: name) { dependencies, capture in
+      let live = dependencies[keyPath: endpoint]
+      dependencies[keyPath: endpoint] = {
+        let value = live()
+        if let text = write(value) { capture(text) }
+        return value
+      }
+    } replay: { dependencies, next in
+      let fallback = dependencies[keyPath: endpoint]
+      dependencies[keyPath: endpoint] = { next().flatMap(read) ?? fallback() }
+    }
   }
 }
