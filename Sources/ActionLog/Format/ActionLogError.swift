@@ -15,6 +15,10 @@ public enum ActionLogError: Error, Sendable, Equatable, CustomStringConvertible 
   case unsupportedVersion(path: String, found: Int, supported: Int)
   /// A record could not be decoded as the type asked for.
   case undecodable(record: Int, offset: Int, codingPath: String, reason: String)
+  /// A record holds a value the feature's types cannot rebuild as they are (a class, an enum
+  /// with values, without `Decodable`): `reason` names it, where it is, and what to add. Every
+  /// step still reads from the recorded changes; replaying stops here.
+  case notRebuildable(record: Int, offset: Int, reason: String)
   /// A record holds a value today's types do not decode, in a way a migration step would fix:
   /// a field they gained, a case renamed. `value` says which (`action 4`, `the initial state`),
   /// `change` what differs, `step` the migration step as Swift.
@@ -63,10 +67,12 @@ public enum ActionLogError: Error, Sendable, Equatable, CustomStringConvertible 
     case let .undecodable(record, offset, codingPath, reason):
       let path = codingPath.isEmpty ? "" : " at \(codingPath)"
       return """
-        Record \(record) (byte offset \(offset)) cannot be decoded\(path): \(reason). The \
+        Record \(record) (byte offset \(offset)) cannot be decoded\(path): \(sentence(reason)) The \
         recording may come from another version of the feature; replay it with the code that \
         recorded it, or record it again.
         """
+    case let .notRebuildable(record, offset, reason):
+      return "Record \(record) (byte offset \(offset)) cannot be replayed: \(reason)"
     case let .typesChanged(record, offset, value, codingPath, change, step):
       let path = codingPath.isEmpty ? "" : " at \(codingPath)"
       return """
@@ -94,4 +100,9 @@ public enum ActionLogError: Error, Sendable, Equatable, CustomStringConvertible 
       return "The writer for \(path) is closed: start a new recording to record more."
     }
   }
+}
+
+/// `reason` as a sentence: ended by one full stop, whether or not it had one.
+private func sentence(_ reason: String) -> String {
+  reason.hasSuffix(".") ? reason : reason + "."
 }

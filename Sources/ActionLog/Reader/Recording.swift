@@ -2,6 +2,7 @@
 // actions, states and records by number), kept beside the storage they index.
 
 import ActionLogScan
+import StepChanges
 import Foundation
 
 #if canImport(Glibc)
@@ -392,6 +393,9 @@ public final class Recording: Sendable {
           codingPath: error.codingPathDescription,
           reason: error.reason
         )
+      } catch let error as any _TypeLimitation {
+        throw ActionLogError.notRebuildable(
+          record: line.record, offset: line.offset, reason: "\(error)")
       } catch {
         throw ActionLogError.undecodable(
           record: line.record, offset: line.offset, codingPath: "", reason: "\(error)"

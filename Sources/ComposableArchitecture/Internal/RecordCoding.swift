@@ -19,7 +19,9 @@ public struct _RecordCodingKey: CodingKey, Hashable, Sendable {
 /// - `Result<Success, any Error>` and `any Error`: the error is written with its type, its
 ///   `localizedDescription` and its `Codable` form (``StepChanges/_RecordedErrorForm``), and read
 ///   back as itself where its type decodes, else as a ``RecordedError`` that says the same.
-/// - Any other type is written by reflection (``StepChanges/_ReflectedValue``); reading it throws
+/// - Any other type is written by reflection (``StepChanges/_ReflectedValue``) and read back by
+///   it (``StepChanges/_ReflectedDecoding``) where its shape allows (a struct, an optional, an
+///   array, a raw value); reading another shape throws
 ///   ``RecordCodingError/notDecodable(type:codingPath:)``, which names it, where it is, and what
 ///   to add.
 public enum _RecordCoding {
@@ -38,8 +40,15 @@ public enum _RecordCoding {
 
   public static func decode<T>(_ container: Decoding, _ key: String) throws -> T {
     if let absent = try Self.absentOptional(T.self, container, key) { return absent }
-    throw RecordCodingError.notDecodable(
-      type: "\(T.self)", codingPath: Self.path(container.codingPath, key))
+    do {
+      return try _ReflectedDecoding.decode(
+        T.self, from: container.superDecoder(forKey: _RecordCodingKey(key)))
+    } catch let _ReflectedDecodingError.cannotRebuild(type, codingPath) {
+      throw RecordCodingError.notDecodable(
+        type: "\(type)",
+        codingPath: codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+          .joined(separator: "."))
+    }
   }
 
   /// `nil`, for an optional member that is absent or `null`, as synthesized `Decodable` reads it.
@@ -144,7 +153,7 @@ extension Optional: _RecordOptional {
 }
 
 /// Why a recorded value could not be read back into a feature's types.
-public enum RecordCodingError: Error, CustomStringConvertible, Equatable {
+public enum RecordCodingError: _TypeLimitation, Equatable {
   /// The value at `codingPath` is of a type that is not `Decodable` and that no macro reached.
   case notDecodable(type: String, codingPath: String)
 
