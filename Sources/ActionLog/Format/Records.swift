@@ -91,6 +91,9 @@ struct SharedRecord<Value> {
   var source: String?
   var value: Value?
   var `where`: [String: [String]]?
+  /// `"action"` when `where` lists the places of the values action `seq` carries, rather than
+  /// of the state after it.
+  var of: String? = nil
 }
 
 extension SharedRecord: Encodable where Value: Encodable {}

@@ -20,6 +20,9 @@ public struct RecordedShared: Sendable, Equatable {
     /// The places of the state after the action that share each value, by the value's name,
     /// as JSON Pointers.
     case places([String: [String]])
+    /// The places of action `seq` that carry shared values, by the value's name, as JSON
+    /// Pointers into the action.
+    case actionPlaces([String: [String]])
     /// The shared value `name` took `value`.
     case value(name: String, source: Source, value: JSONValue)
   }
@@ -56,7 +59,10 @@ extension Recording {
             rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)]))
       }
       if let places = record.where {
-        return RecordedShared(seq: seq, change: .places(places))
+        return RecordedShared(
+          seq: seq,
+          change: record.of == RecordKind.action.rawValue
+            ? .actionPlaces(places) : .places(places))
       }
       // NB: A `null` value decodes as no value.
       guard let name = record.shared, let sourceName = record.source,

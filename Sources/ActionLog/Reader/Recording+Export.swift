@@ -302,7 +302,13 @@ extension Recording {
     // Shared records, each written before the next kept action (as the number of the one
     // before it): a change between two kept actions still happens before the second. The
     // places of the state the export starts from are the last ones at or before it.
-    var sharedLeft = self.sharedLines.filter { $0.seq >= cut }[...]
+    // NB: The places of an action's values go with the action, under its new number.
+    var actionPlaces: [Int: LineRange] = [:]
+    var sharedLeft = try self.sharedLines.filter { shared in
+      guard try self.sharedRecordHasActionPlaces(shared.line) else { return shared.seq >= cut }
+      actionPlaces[shared.seq] = shared.line
+      return false
+    }[...]
     if cut > 0,
       !(try sharedLeft.contains { try $0.seq == cut && self.sharedRecordHasPlaces($0.line) }),
       let places = try self.sharedLines.last(where: {
@@ -396,6 +402,9 @@ extension Recording {
           }
         }
         append(try JSONRewriter.redact(rewritten, paths: actionPaths, placeholders: &placeholders))
+        if let places = actionPlaces[seq] {
+          append(try rewriting(places, replacing: ["seq": Array(String(number).utf8)]))
+        }
       }
       if let state = options.subset?.checkpointStates[seq], subset != nil {
         let record = try self.codec.encode(
@@ -528,14 +537,23 @@ extension Recording {
 }
 
 extension Recording {
-  /// Whether a shared record says where values sit rather than how one changed.
+  /// Whether a shared record says where a state's values sit rather than how one changed.
   func sharedRecordHasPlaces(_ line: LineRange) throws -> Bool {
+    let record = try self.sharedRecordFields(line)
+    return record.where != nil && record.of == nil
+  }
+
+  /// Whether a shared record says where an action's values sit.
+  func sharedRecordHasActionPlaces(_ line: LineRange) throws -> Bool {
+    try self.sharedRecordFields(line).of == RecordKind.action.rawValue
+  }
+
+  private func sharedRecordFields(_ line: LineRange) throws -> SharedRecord<Skipped> {
     try self.storage.withUnsafeBytes { bytes in
       try self.codec.decode(
         SharedRecord<Skipped>.self,
         from: UnsafeRawBufferPointer(
-          rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)])
-      ).where != nil
+          rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)]))
     }
   }
 }

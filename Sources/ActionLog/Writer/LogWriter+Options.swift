@@ -82,6 +82,9 @@ extension LogWriter {
     /// The places of the state after the action (or of the initial state, at 0) that share a
     /// value, by the value's name: JSON Pointers.
     case places([String: [String]])
+    /// The places of action `seq` that carry shared values (a pushed screen's state holding
+    /// one), by the value's name: JSON Pointers into the action.
+    case actionPlaces([String: [String]])
     /// The shared value `name` took `value`, which the recorded reducers did not make.
     case value(name: String, source: RecordedShared.Source, value: any Encodable & Sendable)
   }

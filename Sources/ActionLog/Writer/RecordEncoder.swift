@@ -163,6 +163,10 @@ struct RecordEncoder {
           record = SharedRecord<AnyEncodable>(
             kind: RecordKind.shared.rawValue, seq: seq, shared: nil, source: nil, value: nil,
             where: places)
+        case let .actionPlaces(places):
+          record = SharedRecord<AnyEncodable>(
+            kind: RecordKind.shared.rawValue, seq: seq, shared: nil, source: nil, value: nil,
+            where: places, of: RecordKind.action.rawValue)
         case let .value(name, source, value):
           // NB: A state's redaction paths do not reach into a shared value written on its own:
           // in a recording that redacts state, the whole value is hidden.

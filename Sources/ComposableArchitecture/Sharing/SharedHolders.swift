@@ -17,6 +17,12 @@ public struct _SharedHolder: @unchecked Sendable {
   public let memberNames: [String]?
   let box: any _AnySharedBox
   let access: Any
+
+  /// The whole value the place holds a part of, as JSON: where a reader finds the part when
+  /// `memberNames` cannot say (an element of a collection, `$syncUps[id: id]`).
+  public func wholeValueJSON() throws -> Data? {
+    try self.box.encodedValue()
+  }
 }
 
 /// Finds the places of a state that hold shared values.
@@ -33,9 +39,12 @@ public enum _SharedHolders {
 
   /// The holders of shared values in `value`, and its JSON. Throws what encoding it throws.
   public static func of<T: Encodable>(_ value: T) throws -> (holders: [_SharedHolder], json: Data) {
+    let json = try JSONEncoder().encode(value)
+    // NB: Found apart from the JSON: `JSONEncoder` loses the keys of nested containers from
+    // the coding paths it gives (see `_SharedPathFinder`).
     let collector = Collector()
-    let json = try Self.$collector.withValue(collector) {
-      try JSONEncoder().encode(value)
+    try Self.$collector.withValue(collector) {
+      try value.encode(to: _SharedPathFinder())
     }
     return (collector.holders, json)
   }

@@ -16,6 +16,9 @@ public final class _SharedReplayScope: @unchecked Sendable {
   private var decoding: [String: String] = [:]
   /// The names whose value the state being decoded has set.
   private var decoded: Set<String> = []
+  /// Whether what is decoded sets the values it joins: a state does, an action does not (it
+  /// carries them as they were when it was sent, and the replay has them as they are).
+  private var decodingSetsValues = true
   /// The parts of values the scope's states hold apart from their wholes, and their links.
   private var parts: [_SharedPart] = []
   private var links: [SharedSubscription] = []
@@ -48,9 +51,24 @@ public final class _SharedReplayScope: @unchecked Sendable {
   public func decode<R>(
     holders: [String: [String]], under prefix: String = "", _ body: () throws -> R
   ) rethrows -> R {
+    try self.decode(holders: holders, under: prefix, setsValues: true, body)
+  }
+
+  /// Decodes an action in this scope: the shared values it carries at the places `holders`
+  /// lists join the scope's values of those names, which keep their values.
+  public func decodeAction<R>(
+    holders: [String: [String]], under prefix: String = "", _ body: () throws -> R
+  ) rethrows -> R {
+    try self.decode(holders: holders, under: prefix, setsValues: false, body)
+  }
+
+  private func decode<R>(
+    holders: [String: [String]], under prefix: String, setsValues: Bool, _ body: () throws -> R
+  ) rethrows -> R {
     self.lock.withLock {
       self.decoding = [:]
       self.decoded = []
+      self.decodingSetsValues = setsValues
       for (name, paths) in holders {
         for path in paths { self.decoding[prefix + path] = name }
       }
@@ -59,10 +77,13 @@ public final class _SharedReplayScope: @unchecked Sendable {
       self.lock.withLock {
         self.decoding = [:]
         self.decoded = []
+        self.decodingSetsValues = true
       }
     }
     let result = try self.run(body)
-    self.link(_SharedPart.parts(among: holders.keys))
+    // NB: A part's whole may be a value the scope had before: an action carries the part only.
+    let names = Set(holders.keys).union(self.lock.withLock { self.boxes.keys })
+    self.link(_SharedPart.parts(among: names))
     return result
   }
 
@@ -160,7 +181,7 @@ public final class _SharedReplayScope: @unchecked Sendable {
       if let access = self.rebasing[path] as? any _SharedAccess<Value> { return access }
       guard let name = self.decoding[path] else { return nil }
       if let box = self.boxes[name] as? _SharedBox<Value> {
-        if self.decoded.insert(name).inserted {
+        if self.decodingSetsValues, self.decoded.insert(name).inserted {
           // NB: The value decoded is the recorded one. A box made for the name before it (by a
           // property's initial value, `@Shared(.inMemory("count")) var count = 0`, which runs
           // as the state is decoded) holds that initial value: it takes the recorded one.

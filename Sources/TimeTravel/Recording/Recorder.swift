@@ -242,7 +242,7 @@ public final class Recorder<State, Action>: @unchecked Sendable {
       self.writer.append(
         .checkpoint(
           seq: final.seq,
-          state: moment.map { StateAtMoment(state: state, moment: $0) } ?? state))
+          state: moment.map { ValueAtMoment(value: state, moment: $0) } ?? state))
       if moment != nil, let places = self.sharedValues.places(of: state) {
         self.writer.append(.shared(seq: final.seq, .places(places)))
       }
@@ -296,7 +296,10 @@ public final class Recorder<State, Action>: @unchecked Sendable {
   /// capturing what its reducer reads from the dependencies in `base`.
   func begin(context: ActionContext?, base: DependencyValues) -> RecorderBookkeeping.Opened? {
     self.books.lock.withLock {
-      guard let opened = self.books.begin(context: context, base: base) else { return nil }
+      guard var opened = self.books.begin(context: context, base: base) else { return nil }
+      if _SharedHolders.anyExist && self.sharedValues.holdsShared {
+        opened.moment = self.sharedValues.moments.mark()
+      }
       // NB: Holding the last state shares its storage with the store's: the reducer's next
       // mutation would copy every collection in it, a cost that grows with the state. Let go of
       // it while the reducer runs; `finish` keeps the new one.
@@ -326,11 +329,14 @@ public final class Recorder<State, Action>: @unchecked Sendable {
       return self.books.finish(seq: opened.seq, checkpointInterval: self.checkpointInterval)
     }
     let encoded = self.encoding.state(state)
+    let encodedAction = self.encoding.action(action)
     let recorded: any Encodable & Sendable =
-      moment.map { StateAtMoment(state: encoded, moment: $0) } ?? encoded
+      moment.map { ValueAtMoment(value: encoded, moment: $0) } ?? encoded
     self.writer.append(
       .action(
-        seq: opened.seq, time: time, origin: opened.origin, value: self.encoding.action(action),
+        seq: opened.seq, time: time, origin: opened.origin,
+        value: opened.moment.map { ValueAtMoment(value: encodedAction, moment: $0) }
+          ?? encodedAction,
         captured: captured,
         // NB: Written out on the writer's thread: the shape holds its identifiers unwritten.
         effects: effects == .none ? nil : JSONValueSource { effects.ledgerJSON },
@@ -339,6 +345,9 @@ public final class Recorder<State, Action>: @unchecked Sendable {
         site: opened.context.site
       )
     )
+    if opened.moment != nil, let places = self.sharedValues.actionPlaces(of: encodedAction) {
+      self.writer.append(.shared(seq: opened.seq, .actionPlaces(places)))
+    }
     if isCheckpoint {
       self.writer.append(.checkpoint(seq: opened.seq, state: recorded))
       if moment != nil, let places = self.sharedValues.places(of: encoded) {

@@ -67,6 +67,9 @@ final class RecorderBookkeeping: @unchecked Sendable {
     /// The dependency values to reduce with; `nil` when those in effect are the capturing ones
     /// a store was created with.
     var dependencies: DependencyValues?
+    /// The moment the action was sent, when the state holds shared values: an action that
+    /// carries one (a pushed screen's state) encodes it as it was then.
+    var moment: _SharedMoment? = nil
   }
 
   /// Reserves the next sequence number for an action, works out where it came from, and starts

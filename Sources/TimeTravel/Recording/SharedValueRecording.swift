@@ -79,17 +79,95 @@ final class SharedValueRecording: @unchecked Sendable {
 
   /// Where `part` sits in its whole value, as a JSON Pointer, when the state's JSON shows it
   /// there: the stored properties' names, or (for a property wrapper's `_name`) the coding keys
-  /// synthesized `Codable` gives them.
+  /// synthesized `Codable` gives them; else the one place in the whole whose JSON is the part's.
   private static func pointer(
     of part: _SharedHolder, in root: JSONValue, wholeAt wholePath: String
   ) -> String? {
-    guard let names = part.memberNames, !names.isEmpty,
-      let value = root.value(atPointer: part.path)
-    else { return nil }
-    let candidates = [names, names.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }]
-    for candidate in candidates {
+    guard let value = root.value(atPointer: part.path) else { return nil }
+    if let names = part.memberNames, !names.isEmpty {
+      let candidates = [names, names.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }]
+      for candidate in candidates {
+        let pointer = _SharedHolders.pointer(candidate)
+        if root.value(atPointer: wholePath + pointer) == value { return pointer }
+      }
+    }
+    return root.value(atPointer: wholePath).flatMap { Self.onlyPlace(of: value, in: $0) }
+  }
+
+  /// The JSON Pointer of the one place in `whole` (not the whole itself) whose value is `part`;
+  /// `nil` when there is none, or more than one.
+  static func onlyPlace(of part: JSONValue, in whole: JSONValue) -> String? {
+    var found: [String] = []
+    func search(_ value: JSONValue, _ path: [String]) {
+      guard found.count < 2 else { return }
+      if !path.isEmpty, value == part {
+        found.append(_SharedHolders.pointer(path))
+        return
+      }
+      switch value {
+      case let .array(elements):
+        for (index, element) in elements.enumerated() { search(element, path + [String(index)]) }
+      case let .object(members):
+        for (key, member) in members { search(member, path + [key]) }
+      default:
+        break
+      }
+    }
+    search(whole, [])
+    return found.count == 1 ? found[0] : nil
+  }
+
+  /// The places of `action` that carry shared values, by name: a whole under its name, a part
+  /// (a pushed screen's state holding `$syncUps[id: id]`) under its whole's name, `#`, and where
+  /// it sits in the whole. `nil` when it carries none.
+  func actionPlaces(of action: some Encodable) -> [String: [String]]? {
+    guard let (holders, json) = try? _SharedHolders.of(action), !holders.isEmpty else {
+      return nil
+    }
+    let root =
+      holders.contains { !$0.isWhole }
+      ? try? JSONDecoder().decode(JSONValue.self, from: json) : nil
+    return self.lock.withLock {
+      var places: [String: [String]] = [:]
+      for holder in holders {
+        let name: String
+        if let keyed = holder.name {
+          name = keyed
+        } else if let known = self.names[holder.id] {
+          name = known
+        } else if holder.isWhole {
+          name = "#\(self.nextUnkeyed)"
+          self.nextUnkeyed += 1
+          self.names[holder.id] = name
+        } else {
+          continue
+        }
+        guard !holder.isWhole else {
+          places[name, default: []].append(holder.path)
+          continue
+        }
+        guard let part = root?.value(atPointer: holder.path),
+          let wholeJSON = try? holder.wholeValueJSON(),
+          let whole = try? JSONDecoder().decode(JSONValue.self, from: wholeJSON),
+          let pointer = Self.pointer(named: holder.memberNames, of: part, in: whole)
+            ?? Self.onlyPlace(of: part, in: whole)
+        else { continue }
+        places["\(name)#\(pointer)", default: []].append(holder.path)
+      }
+      return places.isEmpty ? nil : places
+    }
+  }
+
+  /// The pointer `names` make, when `whole` holds `part` there.
+  private static func pointer(
+    named names: [String]?, of part: JSONValue, in whole: JSONValue
+  )
+    -> String?
+  {
+    guard let names, !names.isEmpty else { return nil }
+    for candidate in [names, names.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }] {
       let pointer = _SharedHolders.pointer(candidate)
-      if root.value(atPointer: wholePath + pointer) == value { return pointer }
+      if whole.value(atPointer: pointer) == part { return pointer }
     }
     return nil
   }
@@ -133,14 +211,14 @@ final class SharedValueRecording: @unchecked Sendable {
   }
 }
 
-/// A state as it was at a moment: its shared values encode as they were then, whatever changed
-/// since (see ``ComposableArchitecture/_SharedMoment``).
-struct StateAtMoment: Encodable, Sendable {
-  let state: any Encodable & Sendable
+/// A state or an action as it was at a moment: the shared values it holds encode as they were
+/// then, whatever changed since (see ``ComposableArchitecture/_SharedMoment``).
+struct ValueAtMoment: Encodable, Sendable {
+  let value: any Encodable & Sendable
   let moment: _SharedMoment
 
   func encode(to encoder: any Encoder) throws {
-    try self.moment.encoding { try self.state.encode(to: encoder) }
+    try self.moment.encoding { try self.value.encode(to: encoder) }
   }
 }
 

@@ -56,7 +56,13 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
   ///   it did.
   @discardableResult
   public func apply(_ seq: Int, to state: inout R.State) throws -> ReplayedStep {
-    self.apply(try self.recording.action(seq, as: R.Action.self), to: &state)
+    self.apply(try self.action(seq), to: &state)
+  }
+
+  /// Recorded action `seq`, decoded for applying to the state being replayed: the shared values
+  /// it carries are that state's, as they were in the app.
+  public func action(_ seq: Int) throws -> RecordedAction<R.Action> {
+    try self.shared.decodeAction(seq) { try self.recording.action(seq, as: R.Action.self) }
   }
 
   /// Applies a recorded action decoded earlier to `state`, as ``apply(_:to:)`` does: for

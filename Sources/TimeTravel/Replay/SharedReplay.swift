@@ -9,7 +9,7 @@ import Foundation
 final class SharedReplay: @unchecked Sendable {
   // NB: Unchecked: a replayer is used from one thread at a time, as its reducer is.
   private let recording: Recording
-  private var loaded: (values: [Int: [RecordedShared]], places: [Int: [String: [String]]])?
+  private var loaded: Records?
   /// The scope of the state being replayed.
   private(set) var scope = _SharedReplayScope()
   /// The last action applied to it, or the step it was decoded at.
@@ -19,22 +19,38 @@ final class SharedReplay: @unchecked Sendable {
     self.recording = recording
   }
 
-  private func records() throws -> (
-    values: [Int: [RecordedShared]], places: [Int: [String: [String]]]
-  ) {
-    if let loaded { return loaded }
+  private struct Records {
     var values: [Int: [RecordedShared]] = [:]
+    /// The places of the state after each action that says them.
     var places: [Int: [String: [String]]] = [:]
+    /// The places of the shared values each action that carries some carries.
+    var actionPlaces: [Int: [String: [String]]] = [:]
+  }
+
+  private func records() throws -> Records {
+    if let loaded { return loaded }
+    var records = Records()
     if self.recording.hasSharedRecords {
       for record in try self.recording.sharedRecords() {
         switch record.change {
-        case let .places(found): places[record.seq] = found
-        case .value: values[record.seq, default: []].append(record)
+        case let .places(found): records.places[record.seq] = found
+        case let .actionPlaces(found): records.actionPlaces[record.seq] = found
+        case .value: records.values[record.seq, default: []].append(record)
         }
       }
     }
-    self.loaded = (values, places)
-    return (values, places)
+    self.loaded = records
+    return records
+  }
+
+  /// Decodes action `seq` in the scope: the shared values it carries join the scope's values
+  /// it carried in the app (a pushed screen's state holding a part of the list's), rather than
+  /// being values of their own.
+  func decodeAction<Action>(_ seq: Int, _ decode: () throws -> Action) throws -> Action {
+    guard let places = try self.records().actionPlaces[seq] else { return try decode() }
+    // NB: Decoded on its own, or in its record under `value`, as the reader sees fit.
+    let either = places.mapValues { paths in paths + paths.map { "/value" + $0 } }
+    return try self.scope.decodeAction(holders: either, decode)
   }
 
   /// Decodes the state at `step` (the initial state at 0) in a new scope, its shared places

@@ -60,7 +60,7 @@ extension Timeline {
       step += 1
       var current = self.branch(previous, at: step - 1)
       // NB: Decoded once, for the replay and the breakpoints.
-      let action = try self.recording.action(step, as: R.Action.self)
+      let action = try self.replayer.action(step)
       self.replayer.apply(action, to: &current)
       let stops = self.stops(action.action, from: previous, to: current, watches, breakpoints)
       if !stops.isEmpty {
@@ -95,7 +95,7 @@ extension Timeline {
       for step in stride(from: start + 1, through: end, by: 1) {
         if step % 256 == 0, isCancelled() { return nil }
         var current = self.branch(previous, at: step - 1)
-        let action = try self.recording.action(step, as: R.Action.self)
+        let action = try self.replayer.action(step)
         self.replayer.apply(action, to: &current)
         let stops = self.stops(action.action, from: previous, to: current, watches, breakpoints)
         if !stops.isEmpty { latest = (step, stops) }
