@@ -168,8 +168,11 @@ let package = Package(
     ),
     .target(
       name: "ExampleFeatures",
-      dependencies: ["ComposableArchitecture"]
+      dependencies: ["ComposableArchitecture", "ExampleModels"]
     ),
+    // The models of the example features, as an app keeps them in a module of their own: no
+    // `Codable`, no macros.
+    .target(name: "ExampleModels"),
     // The example features' schemas (versions and migrations), beside them: the features
     // themselves know nothing of the log format.
     .target(
@@ -252,7 +255,8 @@ let package = Package(
     .testTarget(
       name: "ExampleFeaturesSwift5Tests",
       dependencies: [
-        "ComposableArchitecture", "ComposableArchitectureTesting", "TestSupport", "TimeTravel",
+        "ComposableArchitecture", "ComposableArchitectureTesting", "ExampleModels", "TestSupport",
+        "TimeTravel",
       ],
       swiftSettings: [.swiftLanguageMode(.v5), .define("FEATURES_INLINE")]
     ),

@@ -5,7 +5,7 @@ import Foundation
 @Reducer
 public struct CitySearch: Sendable {
   @ObservableState
-  public struct State: Codable, Equatable, Sendable {
+  public struct State: Equatable, Sendable {
     public var query = ""
     public var isSearching = false
     public var results: [City] = []
@@ -18,7 +18,7 @@ public struct CitySearch: Sendable {
     }
   }
 
-  public enum Action: BindableAction, Codable, Equatable, Sendable {
+  public enum Action: BindableAction, Equatable, Sendable {
     case binding(BindingAction<State>)
     case resultTapped(City)
     case searchFailed(String)

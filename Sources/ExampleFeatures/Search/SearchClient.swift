@@ -1,17 +1,6 @@
 import ComposableArchitecture
+@_exported import ExampleModels
 import Foundation
-
-/// A place a search finds.
-public struct City: Codable, Equatable, Identifiable, Sendable {
-  public var id: String { self.name }
-  public var name: String
-  public var country: String
-
-  public init(name: String, country: String) {
-    self.name = name
-    self.country = country
-  }
-}
 
 /// Finds cities by name.
 @DependencyClient
