@@ -51,9 +51,10 @@ public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
   /// read as that conformance does, or `nil`. An enum's initializer is a member
   /// (``decoderMembers(of:)``), where its values' types are named as the enum names them.
   static func decoder(
-    of declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol
+    of declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol,
+    assumingCodable: Bool = false
   ) -> ExtensionDeclSyntax? {
-    guard Self.isSynthesizedDecodable(declaration) else { return nil }
+    guard assumingCodable || Self.isSynthesizedDecodable(declaration) else { return nil }
     var body: [String] = []
     if let structDecl = declaration.as(StructDeclSyntax.self) {
       guard structDecl.genericParameterClause == nil,
@@ -73,12 +74,21 @@ public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
         "self.\($0.access) = try reader.member(\"\(Self.key($0.key))\", of: index, at: \\Self.\($0.access))"
       }
     } else if let enumDecl = declaration.as(EnumDeclSyntax.self) {
-      guard Self.enumDecoderBody(enumDecl) != nil else { return nil }
-      let decl: DeclSyntax = """
-        \(raw: declaration.availability)extension \(type.trimmed): \
-        ComposableArchitecture._JSONDecodable {}
-        """
-      return decl.cast(ExtensionDeclSyntax.self)
+      // NB: In an extension, the values' types are not named: where the enum declares them is
+      // out of the extension's sight. The cases' values say them.
+      if assumingCodable {
+        guard let enumBody = Self.enumDecoderBody(enumDecl, namingTypes: false) else {
+          return nil
+        }
+        body = enumBody
+      } else {
+        guard Self.enumDecoderBody(enumDecl) != nil else { return nil }
+        let decl: DeclSyntax = """
+          \(raw: declaration.availability)extension \(type.trimmed): \
+          ComposableArchitecture._JSONDecodable {}
+          """
+        return decl.cast(ExtensionDeclSyntax.self)
+      }
     } else {
       return nil
     }
@@ -111,7 +121,7 @@ public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
 
   /// The lines that read an enum's case: `{"name":{"label":value,…}}`; `nil` when the enum
   /// codes otherwise.
-  static func enumDecoderBody(_ enumDecl: EnumDeclSyntax) -> [String]? {
+  static func enumDecoderBody(_ enumDecl: EnumDeclSyntax, namingTypes: Bool = true) -> [String]? {
     guard enumDecl.genericParameterClause == nil, let cases = Self.cases(of: enumDecl),
       !cases.isEmpty
     else { return nil }
@@ -125,8 +135,9 @@ public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
         let values = parameters.enumerated().map { index, parameter in
           let label = parameter.firstName.flatMap { $0.text == "_" ? nil : $0.text }
           let key = label.map(Self.key) ?? "_\(index)"
+          let type = namingTypes ? ", as: (\(parameter.type.trimmedDescription)).self" : ""
           return (label.map { "\($0): " } ?? "")
-            + "try reader.member(\"\(key)\", of: value, as: (\(parameter.type.trimmedDescription)).self)"
+            + "try reader.member(\"\(key)\", of: value\(type))"
         }
         let made =
           values.isEmpty
@@ -153,9 +164,11 @@ public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
   /// write, or `nil`: a type that codes itself (its own `CodingKeys` or `encode(to:)`), a raw
   /// value enum, a generic type, a type that does not say it is `Codable`.
   static func encoder(
-    of declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol
+    of declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol,
+    assumingCodable: Bool = false
   ) -> ExtensionDeclSyntax? {
-    guard declaration.inherits("Codable") || declaration.inherits("Encodable"),
+    guard
+      assumingCodable || declaration.inherits("Codable") || declaration.inherits("Encodable"),
       !declaration.inherits("_JSONEncodable")
     else { return nil }
     let body: String

@@ -44,7 +44,20 @@ public enum RecordCodecMacro: ExtensionMacro, MemberAttributeMacro {
         }
       }
       """
-    return [decl.cast(ExtensionDeclSyntax.self)]
+    // The code that writes and reads its JSON without `Codable`'s containers, as the macros
+    // write it for a type whose `Codable` is synthesized: the same bytes, read the same way.
+    var fast: [ExtensionDeclSyntax] = []
+    if missing.contains("_JSONEncodable"),
+      let encoder = GeneratedCodecMacro.encoder(of: declaration, type: type, assumingCodable: true)
+    {
+      fast.append(encoder)
+    }
+    if missing.contains("_JSONDecodable"),
+      let decoder = GeneratedCodecMacro.decoder(of: declaration, type: type, assumingCodable: true)
+    {
+      fast.append(decoder)
+    }
+    return [decl.cast(ExtensionDeclSyntax.self)] + fast
   }
 
   public static func expansion(

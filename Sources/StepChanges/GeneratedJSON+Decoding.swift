@@ -98,6 +98,37 @@ extension _JSONReading {
     return try self.decode(Value.self, at: index)
   }
 
+  /// Member `key` of a type that is not `Decodable` (a model declared without `Codable`), built
+  /// back by reflection (``_ReflectedDecoding``); one it cannot build throws, leaving the whole
+  /// value to `Codable`, which says why.
+  @_disfavoredOverload
+  @inlinable
+  public func member<Value>(_ key: StaticString, of object: Int) throws -> Value {
+    guard let index = try self.member(key, ofObject: object) else {
+      guard let optional = Value.self as? any _JSONOptional.Type else { throw _JSONUnsupported() }
+      return optional._none as! Value
+    }
+    return try self.decode(_ReflectedBox<Value>.self, at: index).value
+  }
+
+  /// Member `key` of a type that is not `Decodable`, by reflection.
+  @_disfavoredOverload
+  @inlinable
+  public func member<Value>(
+    _ key: StaticString, of object: Int, as type: Value.Type
+  ) throws -> Value {
+    try self.member(key, of: object) as Value
+  }
+
+  /// Member `key` of the type of the property at `keyPath`, not `Decodable`: by reflection.
+  @_disfavoredOverload
+  @inlinable
+  public func member<Root, Value>(
+    _ key: StaticString, of object: Int, at keyPath: KeyPath<Root, Value>
+  ) throws -> Value {
+    try self.member(key, of: object) as Value
+  }
+
   /// Member `key` of the object at `object`, of `type`, as generated code names it: an
   /// associated value's declared type.
   @inlinable
@@ -216,4 +247,21 @@ extension Array: _JSONDecodable where Element: _JSONDecodable {
       self.append(try Element(_json: reader, at: element))
     }
   }
+}
+
+/// A value that is not `Decodable`, read by reflection where a decoder is needed.
+public struct _ReflectedBox<Value>: Decodable {
+  public let value: Value
+
+  public init(from decoder: any Decoder) throws {
+    self.value = try _ReflectedDecoding.decode(Value.self, from: decoder)
+  }
+}
+
+/// Whether generated code may read values (``_JSONDecodable``). A reader that needs every
+/// value's whole coding path turns it off: generated code hands what it cannot read to
+/// `Codable` from where it stands, with the path from there (a replay decoding an action whose
+/// shared values it joins by where they sit).
+public enum _JSONGeneratedDecoding {
+  @TaskLocal public static var isEnabled = true
 }

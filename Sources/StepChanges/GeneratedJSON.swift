@@ -90,6 +90,18 @@ public struct _JSONBuffer {
     try self.fallback(value, &self.bytes)
   }
 
+  /// A member whose type is not `Encodable` (a model declared without `Codable`), written by
+  /// reflection (``_ReflectedValue``) as synthesized `Codable` would write it.
+  @_disfavoredOverload
+  public mutating func member<Value>(
+    _ key: StaticString, _ value: Value, in object: inout Object
+  ) throws {
+    // NB: A `nil` optional is left out, as synthesized `encodeIfPresent` leaves it.
+    if _Reflection.isNil(value) { return }
+    self.key(key, in: &object)
+    try self.fallback(_ReflectedValue(value), &self.bytes)
+  }
+
   /// An enum's case, `{"name":{`, whose associated values follow as members.
   @inlinable
   public mutating func enumCase(_ name: StaticString) -> Object {

@@ -24,6 +24,9 @@ public enum _ReflectedDecoding {
     if let decodable = type as? any Decodable.Type {
       return try Self.decode(decodable, from: decoder)
     }
+    if let reflected = type as? any _ReflectedDecodable.Type {
+      return try reflected._reflectedDecode(from: decoder)
+    }
     if let optional = type as? any _ReflectedOptional.Type {
       if try decoder.singleValueContainer().decodeNil() { return optional._reflectedNone }
       return optional._reflectedSome(try Self.value(of: optional._wrappedType, from: decoder))
@@ -145,6 +148,12 @@ public enum _ReflectedDecodingError: Error {
   /// A value of `type` at `codingPath` has a shape reflection cannot build (a class, an enum with
   /// values, a tuple).
   case cannotRebuild(Any.Type, codingPath: [any CodingKey])
+}
+
+/// A type that reads itself back from what reflection wrote, though it is not `Decodable`: a
+/// `Result` whose error is any error.
+public protocol _ReflectedDecodable {
+  static func _reflectedDecode(from decoder: any Decoder) throws -> Any
 }
 
 /// An optional, told apart by its metatype.

@@ -75,7 +75,8 @@ extension TapeDocument: _JSONReading {
   /// `type`'s value at `index` from its generated code, or `nil` when it has none or its code
   /// leaves it to `Codable`.
   func generated<T: Decodable>(_ type: T.Type, at index: Int) -> T? {
-    guard let generated = type as? any _JSONDecodable.Type else { return nil }
+    guard let generated = type as? any _JSONDecodable.Type, _JSONGeneratedDecoding.isEnabled
+    else { return nil }
     return (try? generated.init(_json: self, at: index)) as? T
   }
 }

@@ -299,3 +299,22 @@ public struct RecordedError: Error, Equatable, Hashable, Sendable, LocalizedErro
     try E(from: decoder)
   }
 }
+
+extension Result: _ReflectedDecodable where Failure == any Error {
+  /// A result whose success is not `Decodable` (a model from another module), wherever it sits:
+  /// the success built back by reflection where its shape allows, the error as a recorded one.
+  public static func _reflectedDecode(from decoder: any Decoder) throws -> Any {
+    let result = try decoder.container(keyedBy: _RecordCodingKey.self)
+    if result.contains(_RecordCodingKey("success")) {
+      let values = try result.nestedContainer(
+        keyedBy: _RecordCodingKey.self, forKey: _RecordCodingKey("success"))
+      return Self.success(
+        try _ReflectedDecoding.decode(
+          Success.self, from: values.superDecoder(forKey: _RecordCodingKey("_0"))))
+    }
+    let values = try result.nestedContainer(
+      keyedBy: _RecordCodingKey.self, forKey: _RecordCodingKey("failure"))
+    return Self.failure(
+      try RecordedError.decodeError(from: values.superDecoder(forKey: _RecordCodingKey("_0"))))
+  }
+}

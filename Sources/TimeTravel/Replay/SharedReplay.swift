@@ -48,9 +48,10 @@ final class SharedReplay: @unchecked Sendable {
   /// being values of their own.
   func decodeAction<Action>(_ seq: Int, _ decode: () throws -> Action) throws -> Action {
     guard let places = try self.records().actionPlaces[seq] else { return try decode() }
-    // NB: Decoded on its own, or in its record under `value`, as the reader sees fit.
-    let either = places.mapValues { paths in paths + paths.map { "/value" + $0 } }
-    return try self.scope.decodeAction(holders: either, decode)
+    // NB: By `Codable` alone, whose coding paths are whole (in the record, under `value`).
+    return try _JSONGeneratedDecoding.$isEnabled.withValue(false) {
+      try self.scope.decodeAction(holders: places, under: "/value", decode)
+    }
   }
 
   /// Decodes the state at `step` (the initial state at 0) in a new scope, its shared places
