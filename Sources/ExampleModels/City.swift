@@ -13,3 +13,20 @@ public struct City: Equatable, Hashable, Identifiable, Sendable {
     self.country = country
   }
 }
+
+/// A city's forecast for the day.
+public struct Forecast: Equatable, Sendable {
+  public var city: City
+  /// Degrees Celsius.
+  public var high: Double
+  public var low: Double
+  /// What the day looks like; `nil` when the service does not say.
+  public var summary: String?
+
+  public init(city: City, high: Double, low: Double, summary: String? = nil) {
+    self.city = city
+    self.high = high
+    self.low = low
+    self.summary = summary
+  }
+}

@@ -456,7 +456,8 @@ extension RecordSamples {
   }
 
   /// Typing queries a character at a time, faster than the debounce, pausing for the results,
-  /// picking one, clearing the field.
+  /// picking one and looking at its forecast (Reykjavik's fails: an alert, tried again, then
+  /// cancelled), clearing the field.
   @MainActor
   static func searchSession(_ url: URL) async throws -> Int {
     let recorder = try self.recorder(
@@ -482,7 +483,14 @@ extension RecordSamples {
         try await Task.sleep(for: .milliseconds(1))
       }
       if let first = store.results.first {
-        store.send(.resultTapped(first))
+        await store.send(.resultTapped(first)).finish()
+        if store.destination?.forecast != nil {
+          store.send(.destination(.presented(.forecast(.unitToggled))))
+          await store.send(.destination(.presented(.forecast(.closeButtonTapped)))).finish()
+        } else if store.destination?.alert != nil {
+          await store.send(.destination(.presented(.alert(.retry(first))))).finish()
+          store.send(.destination(.dismiss))
+        }
       }
       // Backspacing to empty, fast: the last keystroke cancels the pending request.
       while !typed.isEmpty {

@@ -2,18 +2,31 @@ import ComposableArchitecture
 @_exported import ExampleModels
 import Foundation
 
-/// Finds cities by name.
+/// Finds cities by name, and their forecasts.
 @DependencyClient
 public struct SearchClient: Sendable {
   /// The cities whose name contains `query`, ignoring case.
   public var search: @Sendable (_ query: String) async throws -> [City]
+  /// The day's forecast for `city`.
+  public var forecast: @Sendable (_ city: City) async throws -> Forecast
 }
 
 extension SearchClient: DependencyKey {
-  /// Searches a small built-in atlas, as a server would.
-  public static let liveValue = SearchClient { query in
-    Self.atlas.filter { $0.name.localizedCaseInsensitiveContains(query) }
-  }
+  /// Searches a small built-in atlas, as a server would, and forecasts from it: the same
+  /// answer for a city every time, and no connection for Reykjavik.
+  public static let liveValue = SearchClient(
+    search: { query in
+      Self.atlas.filter { $0.name.localizedCaseInsensitiveContains(query) }
+    },
+    forecast: { city in
+      guard city.name != "Reykjavik" else { throw URLError(.notConnectedToInternet) }
+      let seed = city.name.unicodeScalars.reduce(0) { $0 + Int($1.value) }
+      let summaries = ["Sunny", "Cloudy", "Showers", nil]
+      return Forecast(
+        city: city, high: Double(12 + seed % 15), low: Double(2 + seed % 9),
+        summary: summaries[seed % summaries.count])
+    }
+  )
 
   public static let testValue = SearchClient()
 

@@ -228,6 +228,13 @@ struct SwiftValueParser {
       self.position += 1
       return .array(values)
     }
+    // An empty dictionary, `[:]`, as an error's `userInfo` prints.
+    if self.current == ":" {
+      self.position += 1
+      self.skipSpaces()
+      try self.expect("]", "\"]\" after \"[:\"")
+      return .call("", [])
+    }
     while true {
       self.skipIndexLabel()
       values.append(try self.value())

@@ -53,6 +53,23 @@ public indirect enum SwiftValue: Equatable, Sendable {
           return .string(try argument.value.text(for: "UUID"))
         case ("URL", let argument?) where arguments.count == 1:
           return .string(try argument.value.text(for: "URL"))
+        case ("URLError", _), ("CocoaError", _):
+          // An error as the REPL prints it, `URLError(_nsError: NSError(…, code: -1009, …))`,
+          // or `URLError(URLError.Code(rawValue: -1009))`: recorded by its code.
+          guard let code = Self.errorCode(in: arguments) else {
+            throw SwiftValueError(
+              "\(type)(…) takes its code: \(type)(\(type).Code(rawValue: -1009)), or as printed")
+          }
+          let isURLError = type.hasSuffix("URLError")
+          let description =
+            isURLError
+            ? URLError.Code(rawValue: code).map { URLError($0).localizedDescription }
+              ?? "URLError \(code)"
+            : CocoaError(CocoaError.Code(rawValue: code)).localizedDescription
+          return .object([
+            "error": .string(isURLError ? "Foundation.URLError" : "Foundation.CocoaError"),
+            "localizedDescription": .string(description), "code": .integer(Int64(code)),
+          ])
         case ("Date", let argument?) where arguments.count == 1:
           let text = try argument.value.text(for: "Date")
           guard let date = Self.date(text) else {
@@ -80,6 +97,23 @@ public indirect enum SwiftValue: Equatable, Sendable {
         throw SwiftValueError("\\.\(path) is a binding's field, written .set(\\.\(path), value)")
       }
     }
+  }
+
+  /// The code an error's arguments give: a `code:` or `rawValue:` number, at any depth.
+  private static func errorCode(in arguments: [Argument]) -> Int? {
+    for argument in arguments {
+      switch argument.value {
+      case let .number(text) where argument.label == "code" || argument.label == "rawValue":
+        if let code = Int(text) { return code }
+      case let .number(text) where arguments.count == 1 && argument.label == nil:
+        if let code = Int(text) { return code }
+      case let .call(_, nested), let .enumCase(_, nested?):
+        if let code = Self.errorCode(in: nested) { return code }
+      default:
+        continue
+      }
+    }
+    return nil
   }
 
   private static func members(

@@ -22,6 +22,7 @@ import Testing
         requests.withValue { $0.append(query) }
         return SearchClient.atlas.filter { $0.name.localizedCaseInsensitiveContains(query) }
       }
+      $0.searchClient.forecast = { Forecast(city: $0, high: 21, low: 12, summary: "Sunny") }
     }
     await store.send(\.binding.query, "Po") {
       $0.query = "Po"
@@ -41,8 +42,62 @@ import Testing
       $0.results = [City(name: "Porto", country: "Portugal")]
     }
     #expect(requests.value == ["Por"])
-    await store.send(.resultTapped(City(name: "Porto", country: "Portugal"))) {
-      $0.selected = City(name: "Porto", country: "Portugal")
+    let porto = City(name: "Porto", country: "Portugal")
+    await store.send(.resultTapped(porto)) {
+      $0.selected = porto
+    }
+    await store.receive(\.forecastResponse.success) {
+      $0.destination = .forecast(
+        ForecastDetail.State(forecast: Forecast(city: porto, high: 21, low: 12, summary: "Sunny"))
+      )
+    }
+    await store.send(\.destination.forecast.unitToggled) {
+      $0.destination?.modify(\.forecast) { $0.showsFahrenheit = true }
+    }
+    await store.send(\.destination.forecast.closeButtonTapped)
+    await store.receive(\.destination.dismiss) {
+      $0.destination = nil
+    }
+  }
+
+  @Test func aForecastThatFailsShowsAnAlertThatTriesAgain() async {
+    let attempts = LockIsolated(0)
+    let oslo = City(name: "Oslo", country: "Norway")
+    let store = TestStore(initialState: CitySearch.State(query: "Oslo", results: [oslo])) {
+      CitySearch()
+    } withDependencies: {
+      $0.searchClient.forecast = { city in
+        guard
+          attempts.withValue({
+            $0 += 1; return $0
+          }) > 1
+        else {
+          throw URLError(.notConnectedToInternet)
+        }
+        return Forecast(city: city, high: 9, low: 1)
+      }
+    }
+    await store.send(.resultTapped(oslo)) {
+      $0.selected = oslo
+    }
+    await store.receive(\.forecastResponse.failure) {
+      $0.destination = .alert(
+        AlertState {
+          TextState("No forecast for Oslo")
+        } actions: {
+          ButtonState(action: .retry(oslo)) { TextState("Try again") }
+          ButtonState(role: .cancel) { TextState("Cancel") }
+        } message: {
+          TextState(URLError(.notConnectedToInternet).localizedDescription)
+        }
+      )
+    }
+    await store.send(\.destination.alert.retry, oslo) {
+      $0.destination = nil
+    }
+    await store.receive(\.forecastResponse.success) {
+      $0.destination = .forecast(
+        ForecastDetail.State(forecast: Forecast(city: oslo, high: 9, low: 1)))
     }
   }
 

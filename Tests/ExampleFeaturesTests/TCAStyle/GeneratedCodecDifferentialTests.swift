@@ -109,7 +109,7 @@ indirect enum CodecSampleAction: Codable, Equatable, Sendable {
   }
 
   /// Each action of the recording and each state after one, decoded, encoded both ways.
-  func compare<State: Codable & Equatable & Sendable, Action: Codable & Equatable & Sendable>(
+  func compare<State: Codable & Equatable & Sendable, Action: Codable & Sendable>(
     _ name: String, _ state: State.Type, _ action: Action.Type, generated: Bool = true
   ) throws {
     let recording = try Recording(contentsOf: bundledRecording(name))
@@ -121,8 +121,14 @@ indirect enum CodecSampleAction: Codable, Equatable, Sendable {
     let stateIsGenerated = generated && name != "preferences"
     try self.expectSame(try recording.initialState(as: State.self), generated: stateIsGenerated)
     for seq in stride(from: 1, through: recording.count, by: 1) {
-      try self.expectSame(
-        try recording.action(seq, as: Action.self).action, generated: generated)
+      let action = try recording.action(seq, as: Action.self).action
+      // NB: An action holding an error (`Result<_, any Error>`) is not `Equatable`: its JSON
+      // is compared, not what decodes from it.
+      if let equatable = action as? any Codable & Equatable {
+        try self.expectSame(equatable, generated: generated)
+      } else {
+        try self.expectSameJSON(action, generated: generated)
+      }
       let json = try recording.stateJSON(after: seq)
       try self.expectSame(
         try JSONDecoder().decode(State.self, from: Data(json.text.utf8)),
