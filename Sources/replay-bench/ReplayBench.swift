@@ -39,6 +39,7 @@ struct ReplayBench: AsyncParsableCommand {
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
   case send, sites, field, macros, steps, overload, writer, open, timeline, diff, decode, html
+  case codable
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -71,6 +72,10 @@ struct Measure: AsyncParsableCommand {
         try ReplayBench.storeSend(
           scratch: scratch, sends: quick ? 2_000 : 20_000, rounds: quick ? 3 : 15
         )
+      }
+      if runs(.codable) {
+        try ReplayBench.withoutCodable(
+          scratch: scratch, actions: quick ? 2_000 : 20_000, rounds: quick ? 3 : 11)
       }
       if runs(.sites) {
         try ReplayBench.callSites(
