@@ -5,12 +5,15 @@ import Testing
 
 /// `_RecordCodec`'s whole expansion: the `Codable` conformance of a type that does not say it is
 /// `Codable`, member by member, in synthesized `Codable`'s shape.
-// NB: The conformances a compiler passes for a type that has neither.
+// NB: The conformances a compiler passes for a type that has none of them: `Codable`, and the
+// generated JSON code written beside it.
 @Suite(
-  .macros([
-    "_RecordCodec": MacroSpec(
-      type: RecordCodecMacro.self, conformances: ["Decodable", "Encodable"])
-  ])
+  .macros(
+    [
+      "_RecordCodec": MacroSpec(
+        type: RecordCodecMacro.self,
+        conformances: ["Decodable", "Encodable", "_JSONEncodable", "_JSONDecodable"])
+    ])
 )
 struct RecordCodecMacroTests {
   @Test func aStruct() {
@@ -31,7 +34,7 @@ struct RecordCodecMacroTests {
       }
       """
     } expansion: {
-      """
+      #"""
       struct State: Equatable {
         @Presents var alert: AlertState<Action.Alert>?
         var results: [Result] = []
@@ -62,7 +65,27 @@ struct RecordCodecMacroTests {
           try ComposableArchitecture._RecordCoding.encode(self.version, to: &container, "version")
         }
       }
-      """
+
+      extension State: ComposableArchitecture._JSONEncodable {
+        func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+          var object = json.object()
+          try json.member("alert", self._alert, in: &object)
+          try json.member("query", self.query, in: &object)
+          try json.member("results", self.results, in: &object)
+          try json.member("version", self.version, in: &object)
+          json.end(object)
+        }
+      }
+
+      extension State: ComposableArchitecture._JSONDecodable {
+        init<Reader: ComposableArchitecture._JSONReading>(_json reader: Reader, at index: Int) throws {
+          try reader.requireObject(at: index)
+          self._alert = try reader.member("alert", of: index, at: \Self._alert)
+          self.results = try reader.member("results", of: index, at: \Self.results)
+          self.query = try reader.member("query", of: index, at: \Self.query)
+        }
+      }
+      """#
     }
   }
 
@@ -129,6 +152,50 @@ struct RecordCodecMacroTests {
           case .`default`:
             _ = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("default"))
           }
+        }
+      }
+
+      extension Action: ComposableArchitecture._JSONEncodable {
+        public func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+          switch self {
+          case let .response(v0):
+            var object = json.enumCase("response")
+            try json.member("_0", v0, in: &object)
+            json.endCase(object)
+          case let .tapped(v0, v1):
+            var object = json.enumCase("tapped")
+            try json.member("_1", v1, in: &object)
+            try json.member("id", v0, in: &object)
+            json.endCase(object)
+          case .cleared:
+            json.endCase(json.enumCase("cleared"))
+          case .`default`:
+            json.endCase(json.enumCase("default"))
+          }
+        }
+      }
+
+      extension Action: ComposableArchitecture._JSONDecodable {
+        public init<Reader: ComposableArchitecture._JSONReading>(_json reader: Reader, at index: Int) throws {
+          let (key, value) = try reader.soleMember(ofObject: index)
+          try reader.requireObject(at: value)
+          if reader.key(key, is: "response") {
+            self = .response(try reader.member("_0", of: value));
+            return
+          }
+          if reader.key(key, is: "tapped") {
+            self = .tapped(id: try reader.member("id", of: value), try reader.member("_1", of: value));
+            return
+          }
+          if reader.key(key, is: "cleared") {
+            self = .cleared;
+            return
+          }
+          if reader.key(key, is: "default") {
+            self = .`default`;
+            return
+          }
+          throw ComposableArchitecture._JSONUnsupported()
         }
       }
       """
