@@ -40,15 +40,8 @@ public enum _RecordCoding {
 
   public static func decode<T>(_ container: Decoding, _ key: String) throws -> T {
     if let absent = try Self.absentOptional(T.self, container, key) { return absent }
-    do {
-      return try _ReflectedDecoding.decode(
-        T.self, from: container.superDecoder(forKey: _RecordCodingKey(key)))
-    } catch let _ReflectedDecodingError.cannotRebuild(type, codingPath) {
-      throw RecordCodingError.notDecodable(
-        type: "\(type)",
-        codingPath: codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
-          .joined(separator: "."))
-    }
+    return try Self.reflectedValue(
+      T.self, from: container.superDecoder(forKey: _RecordCodingKey(key)))
   }
 
   /// `nil`, for an optional member that is absent or `null`, as synthesized `Decodable` reads it.
@@ -90,6 +83,20 @@ public enum _RecordCoding {
       return nil
     }
     return try Self.decode(container, key) as Result<Success, any Error>
+  }
+
+  /// A value of `type` read from `decoder` by its `Decodable` conformance where it has one,
+  /// else by reflection; a shape reflection cannot build throws
+  /// ``RecordCodingError/notDecodable(type:codingPath:)``.
+  public static func reflectedValue<T>(_ type: T.Type, from decoder: any Decoder) throws -> T {
+    do {
+      return try _ReflectedDecoding.decode(T.self, from: decoder)
+    } catch let _ReflectedDecodingError.cannotRebuild(type, codingPath) {
+      throw RecordCodingError.notDecodable(
+        type: RecordCodingError.name(of: type),
+        codingPath: codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }
+          .joined(separator: "."))
+    }
   }
 
   // MARK: - Writing
@@ -171,6 +178,17 @@ public enum RecordCodingError: _TypeLimitation, Equatable {
 }
 
 extension RecordCodingError {
+  /// A type's name as its declaration spells it: nested in the types it is declared in, without
+  /// its module (`PlainLedger.Action`, `Array<PlainItem>`).
+  static func name(of type: Any.Type) -> String {
+    let full = String(reflecting: type)
+    guard let module = full.split(separator: ".").first, !module.contains("<") else {
+      return full
+    }
+    return full.replacingOccurrences(of: "\(module).", with: "")
+      .replacingOccurrences(of: "Swift.", with: "")
+  }
+
   /// The type to make `Codable` in `type`: what an array, an optional, a set, a dictionary or
   /// another container of the architecture's holds (`PlainItem` in `Array<PlainItem>`).
   static func innermost(_ type: String) -> String {

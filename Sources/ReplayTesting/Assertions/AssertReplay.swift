@@ -137,3 +137,56 @@ public func assertReplay<R: Reducer>(
     """
   )
 }
+
+/// `assertReplay` for a reducer whose state and actions are not `Decodable` (written without
+/// the macros, saying nothing of `Codable`): they are read from the recording by reflection, as
+/// synthesized `Decodable` would read them had they declared it.
+@_disfavoredOverload
+public func assertReplay<R: Reducer>(
+  _ url: URL,
+  feature: String? = nil,
+  schema: FeatureSchema? = nil,
+  dependencies: [RecordableDependency] = RecordableDependency.standard,
+  finalStateOnly: Bool = false,
+  everyStep: Bool = true,
+  normalize: @escaping (inout R.State) -> Void = { _ in },
+  effects: EffectComparison = .compare,
+  rerecord: String? = nil,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  reducer: () -> R
+) throws where R.State: Equatable {
+  try assertReplay(
+    Recording(contentsOf: url), feature: feature, schema: schema, dependencies: dependencies,
+    finalStateOnly: finalStateOnly, everyStep: everyStep, normalize: normalize,
+    effects: effects, rerecord: rerecord, fileID: fileID, filePath: filePath, line: line,
+    column: column, reducer: reducer)
+}
+
+/// `assertReplay` of an opened recording for a reducer whose state and actions are not
+/// `Decodable`.
+@_disfavoredOverload
+public func assertReplay<R: Reducer>(
+  _ recording: Recording,
+  feature: String? = nil,
+  schema: FeatureSchema? = nil,
+  dependencies: [RecordableDependency] = RecordableDependency.standard,
+  finalStateOnly: Bool = false,
+  everyStep: Bool = true,
+  normalize: @escaping (inout R.State) -> Void = { _ in },
+  effects: EffectComparison = .compare,
+  rerecord: String? = nil,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  reducer: () -> R
+) throws where R.State: Equatable {
+  try assertReplay(
+    recording, feature: feature, schema: schema ?? .of(R.State.self),
+    dependencies: dependencies, finalStateOnly: finalStateOnly, everyStep: everyStep,
+    normalize: { normalize(&$0.value) }, effects: effects, rerecord: rerecord, fileID: fileID,
+    filePath: filePath, line: line, column: column, reducer: { _ReflectedReducer(reducer()) })
+}

@@ -394,6 +394,10 @@ public typealias RecorderOf<R: Reducer> = Recorder<R.State, R.Action>
 /// (`ExampleFeatures.Todos.State`), without the build-specific `(unknown context at $…)` that
 /// Swift prints for types in private or local scopes.
 public func recordedTypeName(_ type: Any.Type) -> String {
+  // NB: A value replayed through reflection is its value's type to a recording.
+  if let reflected = type as? any _ReflectedWrapper.Type {
+    return recordedTypeName(reflected.wrappedType)
+  }
   var name = String(reflecting: type)
   while let start = name.range(of: "(unknown context at "),
     let end = name[start.upperBound...].range(of: ").")

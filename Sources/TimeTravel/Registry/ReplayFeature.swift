@@ -67,6 +67,23 @@ public struct ReplayFeature: Sendable {
     }
   }
 
+  /// Registers a reducer whose state and actions are not `Decodable` (written without the
+  /// macros, saying nothing of `Codable`): they are read from recordings by reflection, as
+  /// synthesized `Decodable` would read them had they declared it. Replaying stops, naming the
+  /// type and the conformance to add, at a value reflection cannot build (a class, an enum
+  /// with values).
+  @_disfavoredOverload
+  public init<R: _ReplayableReducer>(
+    _ id: String,
+    schema: FeatureSchema? = nil,
+    dependencies: [RecordableDependency] = RecordableDependency.standard,
+    reducer: @escaping @Sendable () -> R
+  ) where R.State: Equatable {
+    self.init(
+      id, schema: schema ?? .of(R.State.self), dependencies: dependencies,
+      reducer: { _ReflectedReducer(reducer()) })
+  }
+
   /// The names of the other behaviours registered, which recordings may have been made with.
   public let behaviours: [String]
 
