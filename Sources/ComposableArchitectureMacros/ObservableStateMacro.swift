@@ -33,8 +33,23 @@ public enum ObservableStateMacro: ExtensionMacro, MemberMacro {
       return []
     }
     guard !declaration.inherits("ObservableState") else { return [] }
-    // The JSON a recording writes of it, as its synthesized `Codable` writes it.
-    let codec = GeneratedCodecMacro.extensions(of: declaration, type: type)
+    // The JSON a recording writes of it, as its synthesized `Codable` writes it; for a state
+    // that says nothing of `Codable` and that `@Reducer` did not reach (a model declared on its
+    // own), the conformance in that shape and the same code beside it.
+    var codec = GeneratedCodecMacro.extensions(of: declaration, type: type)
+    // NB: Inside a `@Reducer`, its `@_RecordCodec` sees to it (an attribute a macro cannot see
+    // on the declaration it is given).
+    let isInReducer = context.lexicalContext.contains { ancestor in
+      let attributes =
+        ancestor.as(StructDeclSyntax.self)?.attributes
+        ?? ancestor.as(EnumDeclSyntax.self)?.attributes
+      return attributes?.contains("Reducer") ?? false
+    }
+    if !isInReducer, !RecordCodecMacro.levels.contains(where: declaration.attributes.contains) {
+      codec += try RecordCodecMacro.expansion(
+        of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols,
+        in: context)
+    }
     guard let structDecl = declaration.as(StructDeclSyntax.self) else {
       let decl: DeclSyntax = """
         \(raw: declaration.availability)extension \(type.trimmed): \

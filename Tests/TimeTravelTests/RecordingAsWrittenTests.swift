@@ -488,3 +488,55 @@ extension ExtendedCodable.State: Codable {}
     #expect(try JSONDecoder().decode(ExtendedCodable.State.self, from: data).count == 2)
   }
 }
+
+/// A model declared on its own with `@ObservableState` and no `Codable`: the macro gives it the
+/// conformance a recording needs, an enum with values included, which reflection cannot build.
+@ObservableState
+enum Reading: Equatable {
+  case none
+  case page(Int, of: Int)
+}
+
+@ObservableState
+struct Bookmark: Equatable {
+  var title: String
+  var reading: Reading
+}
+
+@Reducer
+struct Shelf {
+  @ObservableState
+  struct State: Equatable {
+    var bookmarks: [Bookmark] = []
+  }
+  enum Action { case read(String, page: Int) }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      guard case let .read(title, page) = action else { return .none }
+      state.bookmarks.append(Bookmark(title: title, reading: .page(page, of: 300)))
+      return .none
+    }
+  }
+}
+
+@MainActor
+@Suite struct ObservableStateModelTests {
+  @Test func aModelWithObservableStateAloneRecordsAndReplays() throws {
+    #expect(Reading.self is any Codable.Type && Bookmark.self is any _JSONDecodable.Type)
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let recorder = try RecorderOf<Shelf>(url: url, feature: "shelf", initialState: Shelf.State())
+    let store = Store(initialState: Shelf.State()) { Shelf().recording(to: recorder) }
+    store.send(.read("Dune", page: 12))
+    store.send(.read("Emma", page: 3))
+    try recorder.close()
+    let recording = try Recording(contentsOf: url)
+    #expect(
+      try recording.stateJSON(after: 1).text
+        == #"{"bookmarks":[{"reading":{"page":{"_0":12,"of":300}},"title":"Dune"}]}"#)
+    let timeline = try Timeline(recording: recording, reducer: Shelf(), feature: "shelf")
+    #expect(try timeline.verify() == nil)
+    try timeline.goto(2)
+    #expect(timeline.state.bookmarks.last == Bookmark(title: "Emma", reading: .page(3, of: 300)))
+  }
+}

@@ -76,11 +76,13 @@ public enum _SynthesizedConformance {
 /// ``ObservableState``. On a struct it also lists the stored properties, by which a recording
 /// names the field a ``BindingAction`` writes, and works out what changed from one value to the
 /// next (``StepChanges/_StepChanging``), which a recorder writes without encoding the state.
+/// A state that says nothing of `Codable` gets the `Codable` conformance a recording needs, as
+/// `@Reducer` gives the types of a feature (see ``_RecordCodec()``).
 @attached(
   extension, conformances: ObservableState, _BindableFields, _StepChanging, _JSONEncodable,
-  _JSONDecodable,
+  _JSONDecodable, Decodable, Encodable,
   names: named(_$bindableFields), named(_appendStepChanges), named(_isIdentical),
-  named(_encodeJSON), named(init(_json:at:)))
+  named(_encodeJSON), named(init(_json:at:)), named(init(from:)), named(encode(to:)))
 @attached(member, names: named(init(_json:at:)))
 public macro ObservableState() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")
