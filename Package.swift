@@ -65,6 +65,8 @@ let package = Package(
       dependencies: [
         "ComposableArchitecture",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        // NB: What records a test store's run, which the test store finds at run time.
+        "TimeTravel",
       ]
     ),
     .target(name: "CRC32C"),

@@ -27,6 +27,10 @@ public enum _ReflectedDecoding {
     if let reflected = type as? any _ReflectedDecodable.Type {
       return try reflected._reflectedDecode(from: decoder)
     }
+    if type == Void.self {
+      // NB: `()`, as a test store of `Void` actions sends it: written as an empty object.
+      return ()
+    }
     if let optional = type as? any _ReflectedOptional.Type {
       if try decoder.singleValueContainer().decodeNil() { return optional._reflectedNone }
       return optional._reflectedSome(try Self.value(of: optional._wrappedType, from: decoder))

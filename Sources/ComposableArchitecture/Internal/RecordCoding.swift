@@ -181,7 +181,13 @@ extension RecordCodingError {
   /// A type's name as its declaration spells it: nested in the types it is declared in, without
   /// its module (`PlainLedger.Action`, `Array<PlainItem>`).
   static func name(of type: Any.Type) -> String {
-    let full = String(reflecting: type)
+    var full = String(reflecting: type)
+    // NB: A private or local type's name carries where it was declared in this build.
+    while let start = full.range(of: "(unknown context at "),
+      let end = full[start.upperBound...].range(of: ").")
+    {
+      full.removeSubrange(start.lowerBound..<end.upperBound)
+    }
     guard let module = full.split(separator: ".").first, !module.contains("<") else {
       return full
     }
@@ -334,5 +340,19 @@ extension Result: _ReflectedDecodable where Failure == any Error {
       keyedBy: _RecordCodingKey.self, forKey: _RecordCodingKey("failure"))
     return Self.failure(
       try RecordedError.decodeError(from: values.superDecoder(forKey: _RecordCodingKey("_0"))))
+  }
+}
+
+extension IdentifiedArray: _ReflectedDecodable where Element: Identifiable, ID == Element.ID {
+  /// An identified array of values that are not `Decodable` (a model declared without
+  /// `Codable`), as reflection writes it: an array, each element built back by reflection.
+  public static func _reflectedDecode(from decoder: any Decoder) throws -> Any {
+    var container = try decoder.unkeyedContainer()
+    var elements: [Element] = []
+    while !container.isAtEnd {
+      elements.append(
+        try _ReflectedDecoding.decode(Element.self, from: container.superDecoder()))
+    }
+    return Self(uniqueElements: elements)
   }
 }

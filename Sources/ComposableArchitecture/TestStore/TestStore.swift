@@ -74,6 +74,8 @@ public final class TestStore<State: Equatable, Action> {
     self.log.provenance
   }
   private var currentSendLocation: _SourceLocation?
+  /// The recording of the run, when the store records (see ``TestStoreRecording``).
+  nonisolated private let recording: (any _TestStoreRecordingHandle)?
 
   /// Creates a test store with an initial state and a reducer powering its runtime.
   ///
@@ -82,8 +84,11 @@ public final class TestStore<State: Equatable, Action> {
   ///   - reducer: The reducer that powers the runtime of the test store.
   ///   - prepareDependencies: A closure that can be used to override dependencies that will be
   ///     accessed during the test.
+  ///   - recording: Whether and where the store records its run; by default as the environment
+  ///     says, keeping the run of a test that fails (see ``TestStoreRecording``).
   public init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
+    recording: TestStoreRecording? = nil,
     @ReducerBuilder<State, Action> reducer: () -> R,
     withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     timeout: Duration = .seconds(1),
@@ -118,9 +123,24 @@ public final class TestStore<State: Equatable, Action> {
     } operation: {
       (initialState(), reducer())
     }
-    let core = _RootCore(
-      initialState: initialState, reducer: reducer, dependencies: dependencies, prepare: false
-    )
+    let mode = recording ?? .fromEnvironment
+    let recorded =
+      mode.isOn
+      ? _TestStoreRecorders.maker?._record(
+        reducer, initialState: initialState, dependencies: dependencies, recording: mode,
+        testName: _TestStoreRecorders.testName, filePath: "\(filePath)", line: line)
+      : nil
+    self.recording = recorded?.recording
+    let core: any _RootStoreCore<State, Action> =
+      if let recorded {
+        _RootCore(
+          initialState: initialState, reducer: _FunctionReducer(body: recorded.reduce),
+          dependencies: dependencies, prepare: false)
+      } else {
+        _RootCore(
+          initialState: initialState, reducer: reducer, dependencies: dependencies,
+          prepare: false)
+      }
     self.core = core
     self.runningEffects = core.runningEffects
     dismissal.cancelEffects = { [weak core] in core?.cancelAllEffects() }
@@ -143,6 +163,11 @@ public final class TestStore<State: Equatable, Action> {
 
   deinit {
     self.completed()
+    if let failure = self.recording?.finish() {
+      _reportTestFailure(
+        failure, fileID: self.location.fileID, filePath: self.location.filePath,
+        line: self.location.line, column: self.location.column)
+    }
   }
 
   /// The current state, as of the last assertion.
@@ -416,6 +441,7 @@ public final class TestStore<State: Equatable, Action> {
         let skipped = self.received[..<index].map(\.action)
         withExpectedIssue {
           self.report(
+            expected: true,
             """
             \(index) received action\(index == 1 ? " was" : "s were") skipped: …
 
@@ -522,6 +548,7 @@ public final class TestStore<State: Equatable, Action> {
     if showSkippedAssertions {
       withExpectedIssue {
         self.report(
+          expected: true,
           """
           \(self.received.count) received action\(self.received.count == 1 ? " was" : "s were") \
           skipped: …
@@ -610,6 +637,7 @@ public final class TestStore<State: Equatable, Action> {
           if exhaustiveExpected != stateAfter {
             withExpectedIssue {
               self.report(
+                expected: true,
                 "A state change does not match expectation: …\n\n"
                   + self.difference(exhaustiveExpected, stateAfter),
                 at: location
@@ -672,7 +700,11 @@ public final class TestStore<State: Equatable, Action> {
       .joined(separator: "\n")
   }
 
-  nonisolated private func report(_ message: String, at location: _SourceLocation) {
+  nonisolated private func report(
+    expected: Bool = false, _ message: String, at location: _SourceLocation
+  ) {
+    // NB: An expected failure (a skipped assertion shown) is not the test failing.
+    let message = expected ? message : message + (self.recording?.failed(message) ?? "")
     _reportTestFailure(
       message,
       fileID: location.fileID,

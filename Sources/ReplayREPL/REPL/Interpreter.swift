@@ -171,7 +171,17 @@ final class Interpreter {
     let action = (try? self.session.actionText(at: position)).map(oneLine) ?? "?"
     return
       (["\(step)  +\(seconds(recording.time(ofAction: position)))  \(origin)  \(action)"]
-      + self.sharedChanges.lines(before: position, style: self.style)).joined(separator: "\n")
+      + self.sharedChanges.lines(before: position, style: self.style)
+      + Self.notes(after: position, in: recording)).joined(separator: "\n")
+  }
+
+  /// The notes written after action `seq` (a test's failed assertion, `✘ …`), indented under
+  /// the step.
+  static func notes(after seq: Int, in recording: Recording) -> [String] {
+    recording.warnings.flatMap { warning -> [String] in
+      guard case let .note(noteSeq, text) = warning, noteSeq == seq else { return [] }
+      return text.split(separator: "\n", omittingEmptySubsequences: false).map { "  \($0)" }
+    }
   }
 
   /// A step as `list` shows it: step, time, origin, action on one line.

@@ -205,7 +205,7 @@ public final class Recorder<State, Action>: @unchecked Sendable {
       let start = MonotonicClock.nanoseconds()
       self.elapsed = { .nanoseconds(MonotonicClock.nanoseconds() &- start) }
     }
-    if let places = self.sharedValues.places(of: encoding.state(initialState)) {
+    if let places = self.sharedValues.places(of: encoding.sharedSource(initialState)) {
       self.writer.append(.shared(seq: 0, .places(places)))
     }
     self.sharedValues.keep(
@@ -243,7 +243,9 @@ public final class Recorder<State, Action>: @unchecked Sendable {
         .checkpoint(
           seq: final.seq,
           state: moment.map { ValueAtMoment(value: state, moment: $0) } ?? state))
-      if moment != nil, let places = self.sharedValues.places(of: state) {
+      if moment != nil,
+        let places = self.sharedValues.places(of: self.encoding.sharedSource(final.state))
+      {
         self.writer.append(.shared(seq: final.seq, .places(places)))
       }
     }
@@ -350,7 +352,8 @@ public final class Recorder<State, Action>: @unchecked Sendable {
     }
     if isCheckpoint {
       self.writer.append(.checkpoint(seq: opened.seq, state: recorded))
-      if moment != nil, let places = self.sharedValues.places(of: encoded) {
+      if moment != nil, let places = self.sharedValues.places(of: self.encoding.sharedSource(state))
+      {
         self.writer.append(.shared(seq: opened.seq, .places(places)))
       }
     }

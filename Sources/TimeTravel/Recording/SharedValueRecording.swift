@@ -258,7 +258,7 @@ extension Recorder {
       // places were written. If it does, where it sits is written first, so a replay finds
       // it; if not, the change is none of this recording's business.
       guard let last, self.sharedValues.mayBeHeld(change.id) else { return }
-      guard let places = self.sharedValues.places(of: self.encoding.state(last)),
+      guard let places = self.sharedValues.places(of: self.encoding.sharedSource(last)),
         self.sharedValues.isKnown(change.id)
       else {
         self.sharedValues.markNotHeld(change.id)

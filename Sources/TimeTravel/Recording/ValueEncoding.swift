@@ -17,23 +17,30 @@ struct ValueEncoding<State, Action>: Sendable {
   let action: @Sendable (Action) -> any Encodable & Sendable
   /// Whether values are encoded on the sending thread.
   let encodesWhereItIs: Bool
+  /// A state as the recorder looks for its shared values in it, on the sending thread: the
+  /// state itself, not JSON made of it, whose shared values are values like any other.
+  let sharedSource: @Sendable (State) -> any Encodable
 }
 
 extension ValueEncoding where State: Encodable & Sendable, Action: Encodable & Sendable {
   static var codable: Self {
-    Self(state: { $0 }, action: { $0 }, encodesWhereItIs: false)
+    Self(state: { $0 }, action: { $0 }, encodesWhereItIs: false, sharedSource: { $0 })
   }
 }
 
 extension ValueEncoding where State: Sendable, Action: Sendable {
   static var sendable: Self {
-    Self(state: { handOver($0) }, action: { handOver($0) }, encodesWhereItIs: false)
+    Self(
+      state: { handOver($0) }, action: { handOver($0) }, encodesWhereItIs: false,
+      sharedSource: { handOver($0) })
   }
 }
 
 extension ValueEncoding {
   static var whereItIs: Self {
-    Self(state: { encodeNow($0) }, action: { encodeNow($0) }, encodesWhereItIs: true)
+    Self(
+      state: { encodeNow($0) }, action: { encodeNow($0) }, encodesWhereItIs: true,
+      sharedSource: { _ReflectedValue($0) })
   }
 }
 

@@ -46,6 +46,17 @@ extension Interpreter {
       for words in [metadata["description"], metadata["note"]].compactMap({ $0 }) {
         text += "\nReported: \"\(words)\""
       }
+      // A test store's failed assertions, each noted at its step.
+      let failures = recording.warnings.compactMap { warning -> Int? in
+        guard case let .note(seq, text) = warning, text.hasPrefix("✘") else { return nil }
+        return seq
+      }
+      if !failures.isEmpty {
+        text +=
+          "\nA test's run: \(counted(failures.count, "failed assertion")), at step"
+          + (failures.count == 1 ? " " : "s ") + failures.map(String.init).joined(separator: ", ")
+          + "."
+      }
       if let cut = metadata["cutFrom"] {
         text += "\nCut from \(cut)."
       }

@@ -1,0 +1,162 @@
+import ActionLog
+import ComposableArchitecture
+import Foundation
+import TestSupport
+import Testing
+import TimeTravel
+
+/// A tally whose effect feeds back a doubling, to test what a test store records.
+@Reducer
+struct Doubler {
+  @ObservableState
+  struct State: Equatable {
+    var value = 1
+    var id: UUID?
+  }
+  enum Action { case tapped, doubled }
+  @Dependency(\.uuid) var uuid
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .tapped:
+        state.id = self.uuid()
+        return .send(.doubled)
+      case .doubled:
+        state.value *= 2
+        return .none
+      }
+    }
+  }
+}
+
+/// The same, with a step a replay cannot reproduce: it reads the system's random numbers, not
+/// the dependency.
+@Reducer
+struct UnrecordedDoubler {
+  typealias State = Doubler.State
+  typealias Action = Doubler.Action
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case .doubled = action { state.value *= Int.random(in: 2...1_000_000) }
+      return action == .tapped ? .send(.doubled) : .none
+    }
+  }
+}
+
+@MainActor
+@Suite struct TestStoreRecordingTests {
+  func files(in directory: TemporaryDirectory) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory.url.path)) ?? []).sorted()
+  }
+
+  @Test func aFailingTestKeepsItsRunWithTheFailureNotedAtItsStep() async throws {
+    let directory = TemporaryDirectory()
+    let messages = await recordedMessages {
+      let store = TestStore(initialState: Doubler.State(), recording: .onFailure(in: directory.url))
+      {
+        Doubler()
+      } withDependencies: {
+        $0.uuid = .incrementing
+      }
+      await store.send(.tapped) { $0.id = UUID(0) }
+      await store.receive(\.doubled) { $0.value = 3 }
+    }
+    let name =
+      "TimeTravelTests.TestStoreRecordingTests.aFailingTestKeepsItsRunWithTheFailureNotedAtItsStep()"
+    #expect(self.files(in: directory) == ["\(name).actionlog"])
+    let message = try #require(messages.first)
+    #expect(message.hasPrefix("A state change does not match expectation"))
+    #expect(
+      message.contains("The run so far is recorded in \(directory.url.path)/\(name).actionlog"))
+    #expect(message.contains("  replay \(directory.url.path)/\(name).actionlog"))
+    #expect(message.contains("  replay html \(directory.url.path)/\(name).actionlog"))
+    let recording = try Recording(
+      contentsOf: directory.url.appendingPathComponent("\(name).actionlog"))
+    #expect(recording.count == 2)
+    #expect(try recording.action(2, as: Doubler.Action.self).origin == .effect(parent: 1))
+    #expect(try recording.stateJSON(after: 2)["value"] == .integer(2))
+    let notes = recording.warnings.compactMap { warning -> (Int, String)? in
+      guard case let .note(seq, text) = warning else { return nil }
+      return (seq, text)
+    }
+    #expect(notes.map(\.0) == [2])
+    #expect(notes.first?.1.hasPrefix("✘ A state change does not match expectation") == true)
+    #expect(notes.first?.1.contains("value: 3") == true)
+  }
+
+  @Test func aPassingTestLeavesNone() async {
+    let directory = TemporaryDirectory()
+    do {
+      let store = TestStore(initialState: Doubler.State(), recording: .onFailure(in: directory.url))
+      {
+        Doubler()
+      } withDependencies: {
+        $0.uuid = .incrementing
+      }
+      await store.send(.tapped) { $0.id = UUID(0) }
+      await store.receive(\.doubled) { $0.value = 2 }
+    }
+    #expect(self.files(in: directory) == [])
+  }
+
+  @Test func everyRunKeepsEachStoresRunAndChecksItReplays() async throws {
+    let directory = TemporaryDirectory()
+    for _ in 0..<2 {
+      let store = TestStore(initialState: Doubler.State(), recording: .everyRun(in: directory.url))
+      {
+        Doubler()
+      } withDependencies: {
+        $0.uuid = .incrementing
+      }
+      await store.send(.tapped) { $0.id = UUID(0) }
+      await store.receive(\.doubled) { $0.value = 2 }
+    }
+    let name =
+      "TimeTravelTests.TestStoreRecordingTests.everyRunKeepsEachStoresRunAndChecksItReplays()"
+    #expect(self.files(in: directory) == ["\(name)-2.actionlog", "\(name).actionlog"])
+  }
+
+  @Test func aRunThatDoesNotReplayFailsAtItsStep() async throws {
+    let directory = TemporaryDirectory()
+    let messages = await recordedMessages {
+      let store = TestStore(initialState: Doubler.State(), recording: .everyRun(in: directory.url))
+      {
+        UnrecordedDoubler()
+      }
+      store.exhaustivity = .off
+      await store.send(.tapped)
+      await store.receive(\.doubled)
+    }
+    #expect(messages.count == 1)
+    #expect(
+      messages.first?.hasPrefix("The test store's run does not replay from its recording") == true)
+    #expect(messages.first?.contains("differs from the recording at step 2") == true)
+  }
+
+  @Test func offRecordsNothing() async {
+    let directory = TemporaryDirectory()
+    _ = await recordedMessages {
+      let store = TestStore(initialState: Doubler.State(), recording: .off) {
+        Doubler()
+      } withDependencies: {
+        $0.uuid = .incrementing
+      }
+      await store.send(.tapped) { $0.value = 5 }
+      await store.skipReceivedActions()
+    }
+    #expect(self.files(in: directory) == [])
+  }
+}
+
+/// The messages of the issues `body` reports, in full (with where the recording is).
+@MainActor
+func recordedMessages(_ body: @MainActor () async -> Void) async -> [String] {
+  let messages = LockIsolated<[String]>([])
+  await withKnownIssue {
+    await body()
+  } matching: { issue in
+    messages.withValue { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
+    return true
+  }
+  return messages.value
+}
