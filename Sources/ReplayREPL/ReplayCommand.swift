@@ -72,6 +72,15 @@ public struct ReplayCommand: ParsableCommand {
   static func feature(_ id: String) -> ReplayFeature? {
     Self.features.first { $0.id == id }
   }
+
+  /// The feature a recording is of: the one its header names, else, for a test store's
+  /// recording (which names its feature by its state's type), the one of that state type.
+  static func feature(for header: LogHeader) -> ReplayFeature? {
+    if let feature = Self.feature(header.feature) { return feature }
+    guard header.metadata["recorded by"] == "TestStore" else { return nil }
+    let matches = Self.features.filter { $0.stateType == header.stateType }
+    return matches.count == 1 ? matches[0] : nil
+  }
 }
 
 /// The recording argument and how to open it, shared by the subcommands.

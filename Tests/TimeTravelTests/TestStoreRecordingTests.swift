@@ -160,3 +160,32 @@ func recordedMessages(_ body: @MainActor () async -> Void) async -> [String] {
   }
   return messages.value
 }
+
+/// A failing test's run, opened as a person would: `replay` without the feature's code.
+@MainActor
+@Suite struct FailingTestRecordingInTheREPLTests {
+  @Test func replayStepsToTheFailureShowsItsNoteAndStepsBack() async throws {
+    let directory = TemporaryDirectory()
+    _ = await recordedMessages {
+      let store = TestStore(initialState: Doubler.State(), recording: .onFailure(in: directory.url))
+      {
+        Doubler()
+      } withDependencies: {
+        $0.uuid = .incrementing
+      }
+      await store.send(.tapped) { $0.id = UUID(0) }
+      await store.receive(\.doubled) { $0.value = 3 }
+    }
+    let file = try #require(
+      FileManager.default.contentsOfDirectory(atPath: directory.url.path).first)
+    let result = try await run(
+      "replay", [file], input: "info\ngoto 2\nprint value\nback\nquit\n", in: directory.url)
+    let output = result.output
+    #expect(output.contains("A test's run: 1 failed assertion, at step 2."), "\(output)")
+    #expect(output.contains("2/2"), "\(output)")
+    #expect(output.contains("  ✘ A state change does not match expectation"), "\(output)")
+    #expect(output.contains("−     value: 3") || output.contains("value: 3"), "\(output)")
+    #expect(output.contains("\n2\n"), "print value at step 2 is the recorded 2: \(output)")
+    #expect(output.contains("1/2"), "back goes to step 1: \(output)")
+  }
+}

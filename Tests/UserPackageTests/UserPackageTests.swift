@@ -137,6 +137,7 @@ import Testing
       #expect(result.all.hasLines(mistake.shows), "\(mistake.filter):\n\(result.all)")
     }
 
+    try await self.aFailingTestLeavesItsRun(package)
     try await self.sharedValuesShownAreTheRecordedOnes(package)
     try await self.aCrashedSessionIsReportedFromItsSegments(package)
     try await self.aHarmlessEditKeepsARecordingGreen(package)
@@ -193,6 +194,29 @@ extension UserPackageTests {
   /// another program rewrites the file, the recorded store goes on. The file ends at the last
   /// value written, and the package's own `replay`, jumping to the last step, shows the recorded
   /// values there, not those of its own storage or of the file on the machine.
+  /// The failing test store tests above left their runs, which the package's own `replay`
+  /// verifies and steps through; the passing ones left none.
+  func aFailingTestLeavesItsRun(_ package: URL) async throws {
+    let folder = package.appendingPathComponent(".build/test-recordings")
+    let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+    let failing = "WalletTests.mistakenExpectationFails().actionlog"
+    #expect(files.contains(failing), "\(files)")
+    #expect(!files.contains { $0.lowercased().contains("correct") }, "\(files)")
+    let result = try await swift(
+      ["test", "--skip-build", "--filter", "WalletTests.mistakenExpectationFails"], in: package)
+    #expect(
+      result.all.contains(".build/test-recordings/\(failing): step through it"), "\(result.all)")
+    let replay = package.appendingPathComponent(".build/debug/wallet-replay").path
+    let file = ".build/test-recordings/\(failing)"
+    let verify = try await run(replay, ["verify", file], in: package, isProduct: false)
+    #expect(verify.status == 0, "\(verify.all)")
+    let steps = try await run(
+      replay, [file], input: "info\nlast\nback\nquit\n", in: package, isProduct: false)
+    #expect(steps.output.contains("failed assertion"), "\(steps.all)")
+    #expect(steps.output.contains("  ✘ A state change does not match expectation"), "\(steps.all)")
+    #expect(!steps.all.contains("read-only"), "\(steps.all)")
+  }
+
   func sharedValuesShownAreTheRecordedOnes(_ package: URL) async throws {
     let recorded = try await swift(
       ["test", "--skip-build", "--filter", "AllowanceRecordingTests"], in: package)

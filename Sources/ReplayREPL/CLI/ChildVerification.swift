@@ -132,7 +132,7 @@ struct ChildVerification {
         """
     }
     let action =
-      (try? ReplayCommand.feature(recording.header.feature)?.open(recording)
+      (try? ReplayCommand.feature(for: recording.header)?.open(recording)
         .actionText(at: step)) ?? (try? recording.actionJSON(step)) ?? "?"
     return """
       \(name): the reducer crashed at step \(step) of \(recording.count) (\(kind)).

@@ -75,7 +75,7 @@ extension ReplayCommand {
     /// Each action as the REPL prints it, when this replay knows the feature's types: the
     /// page shows the same text.
     static func actionTexts(of recording: Recording) -> (@Sendable (Int) -> String?)? {
-      guard let feature = ReplayCommand.feature(recording.header.feature),
+      guard let feature = ReplayCommand.feature(for: recording.header),
         let session = try? feature.open(recording)
       else { return nil }
       let texts = PrintedActions(session: session)

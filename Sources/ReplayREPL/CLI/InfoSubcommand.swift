@@ -61,7 +61,7 @@ extension ReplayCommand {
           ? "  sent from    not recorded (made before recordings kept call sites)"
           : "  sent from    \(sites.count) source line\(sites.count == 1 ? "" : "s") "
             + "(\"replay list\" shows each action's)")
-      if let feature = ReplayCommand.feature(header.feature) {
+      if let feature = ReplayCommand.feature(for: header) {
         lines.append("  replayable   yes: this replay knows \"\(feature.id)\"")
       } else {
         lines.append(
@@ -126,7 +126,7 @@ extension ReplayCommand {
         schemaVersion: header.schemaVersion == 1 && header.migration == nil
           ? nil : header.schemaVersion,
         migrated: header.migration,
-        replayable: ReplayCommand.feature(header.feature) != nil,
+        replayable: ReplayCommand.feature(for: header) != nil,
         warnings: recording.warnings.map(\.description),
         skipped: recording.skippedRecords.map(\.description)
       )

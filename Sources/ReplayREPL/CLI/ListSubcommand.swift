@@ -41,7 +41,7 @@ extension ReplayCommand {
         guard self.from <= last else {
           throw CommandFailure("--from \(self.from) comes after --to \(last).", code: 2)
         }
-        let session = try ReplayCommand.feature(recording.header.feature)?.open(recording)
+        let session = try ReplayCommand.feature(for: recording.header)?.open(recording)
         let widths = ActionLine.Widths(last: last, in: recording)
         for step in self.from...last {
           let action = try session?.actionText(at: step) ?? recording.actionJSON(step)

@@ -75,7 +75,7 @@ func versionSummary(_ recording: Recording) -> String? {
     parts.append(
       "migrated from \(migration.from) with \(migration.steps.joined(separator: ", "))")
   }
-  if let feature = ReplayCommand.feature(header.feature),
+  if let feature = ReplayCommand.feature(for: header),
     feature.schema.version != header.schemaVersion
   {
     let steps = (try? recording.migrated(to: feature.schema).appliedMigrationSteps) ?? []

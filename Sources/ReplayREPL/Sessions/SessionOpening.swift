@@ -6,7 +6,7 @@ import TimeTravel
 /// feature, else a read-only one that says why.
 func openSession(_ recording: Recording) -> any TimelineSession {
   let id = recording.header.feature
-  guard let feature = ReplayCommand.feature(id) else {
+  guard let feature = ReplayCommand.feature(for: recording.header) else {
     return ReadOnlySession(
       recording: recording,
       reason: "this replay does not have the feature \"\(id)\" linked in"

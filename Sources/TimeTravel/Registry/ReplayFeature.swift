@@ -17,6 +17,9 @@ import CustomDump
 public struct ReplayFeature: Sendable {
   /// The identifier recordings of this feature carry in their header.
   public let id: String
+  /// Its state's type as recordings name it (`Wallet.Wallet.State`): how a recording made by a
+  /// test store, which does not know the identifier, finds the feature.
+  public let stateType: String
   private let makeSession: @Sendable (Recording, FeatureSchema) throws -> any TimelineSession
 
   /// Registers a feature. Its reducer need not be `Sendable`: one is made for each recording
@@ -40,12 +43,14 @@ public struct ReplayFeature: Sendable {
     reducer: @escaping @Sendable () -> R
   ) where R.State: Decodable & Equatable, R.Action: Decodable {
     self.id = id
+    self.stateType = recordedTypeName(R.State.self)
     let schema = schema ?? .of(R.State.self)
     self.schema = schema
     self.behaviours = behaviours.keys.sorted()
     self.makeSession = { recording, schema in
       try Timeline(
-        recording: recording, reducer: reducer(), feature: id, dependencies: dependencies,
+        recording: recording, reducer: reducer(), feature: recording.header.feature,
+        dependencies: dependencies,
         schema: schema
       )
     }
@@ -57,7 +62,8 @@ public struct ReplayFeature: Sendable {
         return make()
       }
       let timeline = try Timeline(
-        recording: recording, reducer: reducer(), feature: id, dependencies: dependencies,
+        recording: recording, reducer: reducer(), feature: recording.header.feature,
+        dependencies: dependencies,
         schema: schema
       )
       return try timeline.shrink(
