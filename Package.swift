@@ -219,6 +219,7 @@ let package = Package(
         "TestSupport",
         "TimeTravel",
         "ComposableArchitectureTesting",
+        "ReplayViewer",
       ]
     ),
     .testTarget(

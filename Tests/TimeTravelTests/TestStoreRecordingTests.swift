@@ -5,6 +5,8 @@ import TestSupport
 import Testing
 import TimeTravel
 
+@testable import ReplayViewer
+
 /// A tally whose effect feeds back a doubling, to test what a test store records.
 @Reducer
 struct Doubler {
@@ -187,5 +189,10 @@ func recordedMessages(_ body: @MainActor () async -> Void) async -> [String] {
     #expect(output.contains("−     value: 3") || output.contains("value: 3"), "\(output)")
     #expect(output.contains("\n2\n"), "print value at step 2 is the recorded 2: \(output)")
     #expect(output.contains("1/2"), "back goes to step 1: \(output)")
+    // The page `replay html` makes shows the note at its step too.
+    let recording = try Recording(contentsOf: directory.url.appendingPathComponent(file))
+    let page = try HTMLReport.records(of: recording, options: HTMLReport.Options())
+    let data = String(decoding: page.json, as: UTF8.self)
+    #expect(data.contains(#""notes":[[2,"✘ A state change does not match expectation"#), "\(data)")
   }
 }

@@ -150,7 +150,7 @@ extension ReplayCommand {
   /// The registered feature of a recording, or a failure with exit status 2.
   static func requireFeature(of recording: Recording) throws -> ReplayFeature {
     let id = recording.header.feature
-    guard let feature = Self.feature(id) else {
+    guard let feature = Self.feature(for: recording.header) else {
       let known = Self.features.map(\.id).joined(separator: ", ")
       throw CommandFailure(
         """
