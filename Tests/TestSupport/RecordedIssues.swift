@@ -4,9 +4,12 @@ import Testing
 /// Runs `body`, which is expected to report issues, and returns the text of each, in order.
 ///
 /// The issues are known issues, so they do not fail the test; a `body` that reports none fails
-/// it, and so does a caller whose expected texts differ.
+/// it, and so does a caller whose expected texts differ. A test store's failure ends with where
+/// its run is recorded: left out, unless `keepingWhereTheRunIs`.
 @MainActor
-public func recordedIssues(_ body: @MainActor () async -> Void) async -> [String] {
+public func recordedIssues(
+  keepingWhereTheRunIs: Bool = false, _ body: @MainActor () async -> Void
+) async -> [String] {
   let messages = LockIsolated<[String]>([])
   await withKnownIssue {
     await body()
@@ -17,7 +20,7 @@ public func recordedIssues(_ body: @MainActor () async -> Void) async -> [String
       message.range(of: "\n\nThe run so far is recorded in ").map {
         String(message[..<$0.lowerBound])
       } ?? message
-    messages.withValue { $0.append(withoutRecording) }
+    messages.withValue { $0.append(keepingWhereTheRunIs ? message : withoutRecording) }
     return true
   }
   return messages.value

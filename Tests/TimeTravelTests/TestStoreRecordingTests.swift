@@ -53,7 +53,7 @@ struct UnrecordedDoubler {
 
   @Test func aFailingTestKeepsItsRunWithTheFailureNotedAtItsStep() async throws {
     let directory = TemporaryDirectory()
-    let messages = await recordedMessages {
+    let messages = await recordedIssues(keepingWhereTheRunIs: true) {
       let store = TestStore(initialState: Doubler.State(), recording: .onFailure(in: directory.url))
       {
         Doubler()
@@ -120,7 +120,7 @@ struct UnrecordedDoubler {
 
   @Test func aRunThatDoesNotReplayFailsAtItsStep() async throws {
     let directory = TemporaryDirectory()
-    let messages = await recordedMessages {
+    let messages = await recordedIssues(keepingWhereTheRunIs: true) {
       let store = TestStore(initialState: Doubler.State(), recording: .everyRun(in: directory.url))
       {
         UnrecordedDoubler()
@@ -137,7 +137,7 @@ struct UnrecordedDoubler {
 
   @Test func offRecordsNothing() async {
     let directory = TemporaryDirectory()
-    _ = await recordedMessages {
+    _ = await recordedIssues(keepingWhereTheRunIs: true) {
       let store = TestStore(initialState: Doubler.State(), recording: .off) {
         Doubler()
       } withDependencies: {
@@ -150,25 +150,12 @@ struct UnrecordedDoubler {
   }
 }
 
-/// The messages of the issues `body` reports, in full (with where the recording is).
-@MainActor
-func recordedMessages(_ body: @MainActor () async -> Void) async -> [String] {
-  let messages = LockIsolated<[String]>([])
-  await withKnownIssue {
-    await body()
-  } matching: { issue in
-    messages.withValue { $0.append(issue.comments.map(\.rawValue).joined(separator: "\n")) }
-    return true
-  }
-  return messages.value
-}
-
 /// A failing test's run, opened as a person would: `replay` without the feature's code.
 @MainActor
 @Suite struct FailingTestRecordingInTheREPLTests {
   @Test func replayStepsToTheFailureShowsItsNoteAndStepsBack() async throws {
     let directory = TemporaryDirectory()
-    _ = await recordedMessages {
+    _ = await recordedIssues(keepingWhereTheRunIs: true) {
       let store = TestStore(initialState: Doubler.State(), recording: .onFailure(in: directory.url))
       {
         Doubler()
