@@ -159,14 +159,11 @@ struct RecordEncoder {
       do {
         let record: SharedRecord<AnyEncodable>
         switch entry {
-        case let .places(places):
+        case .places(let places), .actionPlaces(let places):
+          let isAction = if case .actionPlaces = entry { true } else { false }
           record = SharedRecord<AnyEncodable>(
             kind: RecordKind.shared.rawValue, seq: seq, shared: nil, source: nil, value: nil,
-            where: places)
-        case let .actionPlaces(places):
-          record = SharedRecord<AnyEncodable>(
-            kind: RecordKind.shared.rawValue, seq: seq, shared: nil, source: nil, value: nil,
-            where: places, of: RecordKind.action.rawValue)
+            where: places, of: isAction ? RecordKind.action.rawValue : nil)
         case let .value(name, source, value):
           // NB: A state's redaction paths do not reach into a shared value written on its own:
           // in a recording that redacts state, the whole value is hidden.
