@@ -129,4 +129,22 @@ extension League.Path.State: Equatable {}
     #expect(places.map(\.0) == [3, 6])
     #expect(places.first?.1.keys.sorted() == [".inMemory(\"teams\")#/1"])
   }
+
+  @Test func anExportKeepsAnActionsPlacesWithTheActionRenumbered() throws {
+    let directory = TemporaryDirectory()
+    let recording = try self.record(to: directory.file())
+    let cut = directory.file("cut.actionlog")
+    _ = try recording.export(to: cut, options: ExportOptions(cut: ExportOptions.Cut(after: 3)))
+    let exported = try Recording(contentsOf: cut)
+    #expect(exported.count == recording.count - 3)
+    let places = try exported.sharedRecords().compactMap { record -> Int? in
+      guard case .actionPlaces = record.change else { return nil }
+      return record.seq
+    }
+    // The push (3) was cut; the hand-off (6) is action 3 now.
+    #expect(places == [3])
+    let timeline = try Timeline(recording: exported, reducer: League(), feature: "league")
+    let divergence = try timeline.verify()
+    #expect(divergence == nil, "\(divergence.map(String.init(describing:)) ?? "")")
+  }
 }
