@@ -63,15 +63,21 @@ public enum _RecordedErrorForm {
 
   /// The name a recording gives an error's type.
   public static func typeName(of error: any Error) -> String {
-    var name = String(reflecting: type(of: error))
-    // NB: Private and local types carry a build-specific context that another build lacks.
-    while let start = name.range(of: "(unknown context at "),
-      let end = name[start.upperBound...].range(of: ").")
-    {
-      name.removeSubrange(start.lowerBound..<end.upperBound)
-    }
-    return name
+    _stableTypeName(type(of: error))
   }
+}
+
+/// A type's name qualified by module and enclosing types (`ExampleFeatures.Todos.State`), as
+/// every build names it: without the `(unknown context at $…)` Swift prints for a type in a
+/// private or local scope, which another build lacks.
+public func _stableTypeName(_ type: Any.Type) -> String {
+  var name = String(reflecting: type)
+  while let start = name.range(of: "(unknown context at "),
+    let end = name[start.upperBound...].range(of: ").")
+  {
+    name.removeSubrange(start.lowerBound..<end.upperBound)
+  }
+  return name
 }
 
 struct _Reflection {

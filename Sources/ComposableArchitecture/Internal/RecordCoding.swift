@@ -181,13 +181,7 @@ extension RecordCodingError {
   /// A type's name as its declaration spells it: nested in the types it is declared in, without
   /// its module (`PlainLedger.Action`, `Array<PlainItem>`).
   static func name(of type: Any.Type) -> String {
-    var full = String(reflecting: type)
-    // NB: A private or local type's name carries where it was declared in this build.
-    while let start = full.range(of: "(unknown context at "),
-      let end = full[start.upperBound...].range(of: ").")
-    {
-      full.removeSubrange(start.lowerBound..<end.upperBound)
-    }
+    let full = _stableTypeName(type)
     guard let module = full.split(separator: ".").first, !module.contains("<") else {
       return full
     }

@@ -361,35 +361,6 @@ public final class Recorder<State, Action>: @unchecked Sendable {
   }
 }
 
-/// Maps the numbers a store gives actions to recorded sequence numbers, compactly: both grow by
-/// one per action, so a run of consecutive actions is one entry.
-struct ActionIDMap {
-  private var runs: [(firstID: UInt64, firstSeq: Int, count: Int)] = []
-
-  mutating func record(id: UInt64, seq: Int) {
-    if let last = self.runs.last,
-      last.firstID + UInt64(last.count) == id, last.firstSeq + last.count == seq
-    {
-      self.runs[self.runs.count - 1].count += 1
-    } else {
-      self.runs.append((id, seq, 1))
-    }
-  }
-
-  func seq(for id: UInt64) -> Int? {
-    var low = 0
-    var high = self.runs.count
-    while low < high {
-      let middle = (low + high) / 2
-      if self.runs[middle].firstID <= id { low = middle + 1 } else { high = middle }
-    }
-    guard low > 0 else { return nil }
-    let run = self.runs[low - 1]
-    let offset = id - run.firstID
-    return offset < UInt64(run.count) ? run.firstSeq + Int(offset) : nil
-  }
-}
-
 /// A convenience for the recorder of a reducer: `RecorderOf<Todos>(url:feature:initialState:)`.
 public typealias RecorderOf<R: Reducer> = Recorder<R.State, R.Action>
 
@@ -401,13 +372,7 @@ public func recordedTypeName(_ type: Any.Type) -> String {
   if let reflected = type as? any _ReflectedWrapper.Type {
     return recordedTypeName(reflected.wrappedType)
   }
-  var name = String(reflecting: type)
-  while let start = name.range(of: "(unknown context at "),
-    let end = name[start.upperBound...].range(of: ").")
-  {
-    name.removeSubrange(start.lowerBound..<end.upperBound)
-  }
-  return name
+  return _stableTypeName(type)
 }
 
 extension Duration {

@@ -204,3 +204,32 @@ final class RecorderBookkeeping: @unchecked Sendable {
     }
   }
 }
+
+/// Maps the numbers a store gives actions to recorded sequence numbers, compactly: both grow by
+/// one per action, so a run of consecutive actions is one entry.
+struct ActionIDMap {
+  private var runs: [(firstID: UInt64, firstSeq: Int, count: Int)] = []
+
+  mutating func record(id: UInt64, seq: Int) {
+    if let last = self.runs.last,
+      last.firstID + UInt64(last.count) == id, last.firstSeq + last.count == seq
+    {
+      self.runs[self.runs.count - 1].count += 1
+    } else {
+      self.runs.append((id, seq, 1))
+    }
+  }
+
+  func seq(for id: UInt64) -> Int? {
+    var low = 0
+    var high = self.runs.count
+    while low < high {
+      let middle = (low + high) / 2
+      if self.runs[middle].firstID <= id { low = middle + 1 } else { high = middle }
+    }
+    guard low > 0 else { return nil }
+    let run = self.runs[low - 1]
+    let offset = id - run.firstID
+    return offset < UInt64(run.count) ? run.firstSeq + Int(offset) : nil
+  }
+}
