@@ -40,13 +40,19 @@ public enum _SharedHolders {
   /// The holders of shared values in `value`, and its JSON. Throws what encoding it throws.
   public static func of<T: Encodable>(_ value: T) throws -> (holders: [_SharedHolder], json: Data) {
     let json = try JSONEncoder().encode(value)
+    return (try Self.holders(in: value), json)
+  }
+
+  /// The holders of shared values in `value`, without its JSON: what costs an action that
+  /// holds none only a walk of its values.
+  public static func holders<T: Encodable>(in value: T) throws -> [_SharedHolder] {
     // NB: Found apart from the JSON: `JSONEncoder` loses the keys of nested containers from
     // the coding paths it gives (see `_SharedPathFinder`).
     let collector = Collector()
     try Self.$collector.withValue(collector) {
       try value.encode(to: _SharedPathFinder())
     }
-    return (collector.holders, json)
+    return collector.holders
   }
 
   /// A coding path as a JSON Pointer (RFC 6901): `/todos/3/title`.

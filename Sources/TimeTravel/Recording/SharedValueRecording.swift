@@ -121,12 +121,16 @@ final class SharedValueRecording: @unchecked Sendable {
   /// (a pushed screen's state holding `$syncUps[id: id]`) under its whole's name, `#`, and where
   /// it sits in the whole. `nil` when it carries none.
   func actionPlaces(of action: some Encodable) -> [String: [String]]? {
-    guard let (holders, json) = try? _SharedHolders.of(action), !holders.isEmpty else {
+    // NB: Sent on every action while the state holds shared values: its JSON is made only for
+    // the parts it carries, which are found in it.
+    guard let holders = try? _SharedHolders.holders(in: action), !holders.isEmpty else {
       return nil
     }
     let root =
       holders.contains { !$0.isWhole }
-      ? try? JSONDecoder().decode(JSONValue.self, from: json) : nil
+      ? (try? JSONEncoder().encode(action)).flatMap {
+        try? JSONDecoder().decode(JSONValue.self, from: $0)
+      } : nil
     return self.lock.withLock {
       var places: [String: [String]] = [:]
       for holder in holders {
