@@ -170,7 +170,13 @@ let package = Package(
     ),
     .target(
       name: "ExampleFeatures",
-      dependencies: ["ComposableArchitecture", "ExampleModels"]
+      dependencies: ["ComposableArchitecture", "ExampleContactDetail", "ExampleModels"]
+    ),
+    // One feature in a module of its own, as an app splits them: the contact's screen, pushed
+    // by the Contacts example, whose tests link it without the app.
+    .target(
+      name: "ExampleContactDetail",
+      dependencies: ["ComposableArchitecture"]
     ),
     // The models of the example features, as an app keeps them in a module of their own: no
     // `Codable`, no macros.
@@ -262,6 +268,13 @@ let package = Package(
         "TimeTravel",
       ],
       swiftSettings: [.swiftLanguageMode(.v5), .define("FEATURES_INLINE")]
+    ),
+    // A child feature's own tests: its recordings cut out of the app's, replayed without it.
+    .testTarget(
+      name: "ContactDetailTests",
+      dependencies: [
+        "ActionLog", "ComposableArchitecture", "ExampleContactDetail", "ReplayTesting", "TimeTravel",
+      ]
     ),
     // Builds Tests/UserPackage, a user's package, outside this repository: Tools/test runs it last.
     .testTarget(

@@ -74,10 +74,13 @@ public struct ReplayCommand: ParsableCommand {
   }
 
   /// The feature a recording is of: the one its header names, else, for a test store's
-  /// recording (which names its feature by its state's type), the one of that state type.
+  /// recording (which names its feature by its state's type) or a child's recording cut from an
+  /// app's, the one of that state type.
   static func feature(for header: LogHeader) -> ReplayFeature? {
     if let feature = Self.feature(header.feature) { return feature }
-    guard header.metadata["recorded by"] == "TestStore" else { return nil }
+    // NB: A child's recording cut from an app's may name a feature by its type's name alone.
+    guard header.metadata["recorded by"] == "TestStore" || header.metadata["scope"] != nil
+    else { return nil }
     let matches = Self.features.filter { $0.stateType == header.stateType }
     return matches.count == 1 ? matches[0] : nil
   }

@@ -218,6 +218,20 @@ public enum HTMLReport {
       }
     }
     JSONValue.array(shared).write(into: &output)
+    // In a child's recording cut from an app's, what the rest of the app wrote into the child's
+    // state, by the step it came before: [step, operations].
+    var writes: [JSONValue] = []
+    for (seq, updates) in try recording.stateWrites() where seq >= leftOut && seq < recording.count
+    {
+      for update in updates {
+        let operations = try JSONValue.parse(CompactJSONCodec().encode(update))
+        writes.append(.array([.integer(Int64(seq + 1)), operations]))
+      }
+    }
+    if !writes.isEmpty {
+      output += Array(#","writes":"#.utf8)
+      JSONValue.array(writes).write(into: &output)
+    }
     output += Array("}".utf8)
     return (output, leftOut)
   }

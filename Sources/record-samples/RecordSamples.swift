@@ -433,6 +433,8 @@ extension RecordSamples {
       .finish()
     store.send(.contactTapped(id: contacts[1]))
     type("555-0199", into: \.phone)
+    // The address book syncs while her screen is open: the app writes her new name into it.
+    store.send(.contactsSynced([Contact(id: contacts[1], name: "Grace Hopper", phone: "555-0102")]))
     await store.send(.path(.element(id: store.path.ids.last!, action: .detail(.saveButtonTapped))))
       .finish()
     store.send(.contactTapped(id: contacts[2]))

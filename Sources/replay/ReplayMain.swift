@@ -22,6 +22,9 @@ struct ReplayMain {
       ) { SongsApp() },
       ReplayFeature("inventory") { Inventory() },
       ReplayFeature("contacts") { Contacts() },
+      // Children, for their own recordings cut out of their apps' (replay export --scope).
+      ReplayFeature("contactDetail") { ContactDetail() },
+      ReplayFeature("songRow") { SongRow() },
       ReplayFeature("search") { CitySearch() },
       ReplayFeature("preferences") { Preferences() },
     ])

@@ -330,6 +330,25 @@ struct HTMLPageTests {
     #expect(other.sharedRows == [])
   }
 
+  @Test func aChildsRecordingShowsTheAppsWritesBeforeTheirStep() async throws {
+    let directory = TemporaryDirectory()
+    let child = directory.file("grace.actionlog")
+    let made = try await run(
+      "replay",
+      [
+        "export", "Recordings/contacts.actionlog", "--scope", "path[id: 1].detail", "-o",
+        child.path,
+      ], in: Self.root)
+    try #require(made.status == 0, "\(made.all)")
+    let facts = try await self.page(child.path, in: directory, browser: ["--step", "9"])
+    #expect(facts.errors == [])
+    #expect(facts.initial?.step == 9)
+    #expect(
+      facts.initial?.shared == [#"/contact/name = "Grace Hopper""#, #"/name = "Grace Hopper""#])
+    // The state after the step holds what the app wrote before it.
+    #expect(facts.bodyText?.contains("Grace Hopper") == true)
+  }
+
   @Test func aVerifiedPageHighlightsTheFirstStepThatDiffers() async throws {
     let directory = TemporaryDirectory()
     let differs = try await self.page(

@@ -67,7 +67,7 @@ import Testing
         == ProcessResult(
           status: 1,
           output: """
-            15/54  +5.250s  effect ← 14 at ContactDetail.swift:89  Contacts.Action.path(.element(\
+            15/55  +5.250s  effect ← 14 at ContactDetail.swift:95  Contacts.Action.path(.element(\
             id: #0, action: \
             .detail(.delegate(.saveContact(Contact(id: UUID(00000000-0000-0000-0000-0000000003E8), \
             name: "Ada Lovelace", phone: "555-0101"))))))
@@ -75,16 +75,16 @@ import Testing
             Watchpoint 1: path[id: 0].detail.hasChanges (now true)
             Watchpoint 1: path[id: 0].detail.hasChanges
               false → true
-            5/54  +1.750s  send at RecordSamples.swift:425  Contacts.Action.path(.element(id: #0, \
+            5/55  +1.750s  send at RecordSamples.swift:425  Contacts.Action.path(.element(id: #0, \
             action: \
             .detail(.binding(.set(\\.name, "Ada ")))))
             Watchpoint 1: path[id: 0].detail.hasChanges
               true → ‹absent›
-            16/54  +5.600s  effect ← 14 at ContactDetail.swift:89  Contacts.Action.path(.popFrom(\
+            16/55  +5.600s  effect ← 14 at ContactDetail.swift:95  Contacts.Action.path(.popFrom(\
             id: #0))
             "path[id: 7]": "path" has no element with identity 7; it is empty.
             "path[id:]" is not a state path (column 5): an identity is missing after "id:".
-            Today's reducer reproduces every step of 54 actions.
+            Today's reducer reproduces every step of 55 actions.
 
             """,
           errors: ""

@@ -82,8 +82,9 @@ extension ActionRecord: Decodable where Action: Decodable {}
 extension CheckpointRecord: Encodable where State: Encodable {}
 extension CheckpointRecord: Decodable where State: Decodable {}
 
-/// A shared record's fields: either `where` (the places of a state that share each value) or
-/// `shared`, `source` and `value` (a value's change).
+/// A shared record's fields: either `where` (the places of a state that share each value),
+/// `shared`, `source` and `value` (a value's change), or `source` `parent` and `update` (what
+/// the rest of the app wrote into the state).
 struct SharedRecord<Value> {
   var kind: String
   var seq: Int
@@ -94,6 +95,9 @@ struct SharedRecord<Value> {
   /// `"action"` when `where` lists the places of the values action `seq` carries, rather than
   /// of the state after it.
   var of: String? = nil
+  /// With `"source": "parent"`: what the rest of the app wrote into the recorded state after
+  /// action `seq`, as RFC 6902 operations (a child's recording cut from an app's).
+  var update: [JSONPatchOperation]? = nil
 }
 
 extension SharedRecord: Encodable where Value: Encodable {}

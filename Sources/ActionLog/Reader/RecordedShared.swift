@@ -25,7 +25,13 @@ public struct RecordedShared: Sendable, Equatable {
     case actionPlaces([String: [String]])
     /// The shared value `name` took `value`.
     case value(name: String, source: Source, value: JSONValue)
+    /// The rest of the app wrote into the recorded state: `update` turns the state into what
+    /// it became. A child's recording cut from an app's holds its parent's writes so.
+    case stateWritten(update: [JSONPatchOperation])
   }
+
+  /// The `source` of a ``Change/stateWritten(update:)`` record.
+  public static let parentSource = "parent"
 
   /// The action the record follows: 0 for one before the first action. A replay applies it
   /// before action `seq + 1`.
@@ -64,6 +70,9 @@ extension Recording {
           change: record.of == RecordKind.action.rawValue
             ? .actionPlaces(places) : .places(places))
       }
+      if let update = record.update, record.source == RecordedShared.parentSource {
+        return RecordedShared(seq: seq, change: .stateWritten(update: update))
+      }
       // NB: A `null` value decodes as no value.
       guard let name = record.shared, let sourceName = record.source,
         let source = RecordedShared.Source(rawValue: sourceName)
@@ -71,13 +80,29 @@ extension Recording {
         throw ActionLogError.unreadable(
           path: self.url?.path ?? "the recording",
           reason: """
-            record \(line.record) (byte \(line.offset)), a shared record, has neither "where" \
-            nor "shared" with a known "source" (outside, app or load)
+            record \(line.record) (byte \(line.offset)), a shared record, has neither "where", \
+            nor "shared" with a known "source" (outside, app or load), nor "update" from "parent"
             """)
       }
       return RecordedShared(
         seq: seq, change: .value(name: name, source: source, value: record.value ?? .null))
     }
+  }
+
+  /// What the rest of the app wrote into the recorded state after each action (0: before the
+  /// first), in the order written: the ``RecordedShared/Change/stateWritten(update:)`` records of
+  /// a child's recording cut from an app's. Empty for most recordings.
+  public func stateWrites() throws -> [Int: [[JSONPatchOperation]]] {
+    guard self.hasSharedRecords else { return [:] }
+    if let loaded = self.stateWritesMemo.loaded { return loaded }
+    var writes: [Int: [[JSONPatchOperation]]] = [:]
+    for record in try self.sharedRecords() {
+      if case let .stateWritten(update) = record.change {
+        writes[record.seq, default: []].append(update)
+      }
+    }
+    self.stateWritesMemo.loaded = writes
+    return writes
   }
 
   /// The places of the state after action `seq` that share each value: those of the last
@@ -88,5 +113,16 @@ extension Recording {
       if case let .places(found) = record.change { places = found }
     }
     return places
+  }
+}
+
+/// A recording's state writes, read once.
+final class StateWritesMemo: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value: [Int: [[JSONPatchOperation]]]?
+
+  var loaded: [Int: [[JSONPatchOperation]]]? {
+    get { self.lock.withLock { self.value } }
+    set { self.lock.withLock { self.value = newValue } }
   }
 }

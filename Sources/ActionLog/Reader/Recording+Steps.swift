@@ -59,9 +59,30 @@ extension Recording {
   /// between.
   func rawState(after seq: Int, from known: (seq: Int, state: JSONValue)) throws -> JSONValue {
     var state = known.state
+    let writes = try self.stateWrites()
     for step in stride(from: known.seq + 1, through: seq, by: 1) {
+      state = try self.applyingWrites(writes, before: step, to: state)
       guard let update = try self.update(ofAction: step) else { continue }
       state = try self.applying(update, to: state, ofAction: step)
+    }
+    return state
+  }
+
+  /// `state` with what the rest of the app wrote into it after the action before `seq`.
+  func applyingWrites(
+    _ writes: [Int: [[JSONPatchOperation]]], before seq: Int, to state: JSONValue
+  ) throws -> JSONValue {
+    guard let updates = writes[seq - 1] else { return state }
+    var state = state
+    for update in updates {
+      do {
+        state = try state.applying(update)
+      } catch let error as JSONPatchError {
+        throw ActionLogError.undecodable(
+          record: self.headerLine.record, offset: self.headerLine.offset,
+          codingPath: "the app's write after action \(seq - 1)",
+          reason: "\(error): the recording's writes do not follow its states")
+      }
     }
     return state
   }
@@ -129,7 +150,9 @@ public struct RecordedStates {
     after seq: Int, applying update: [JSONPatchOperation]
   ) throws -> JSONValue {
     guard let known = self.known, known.seq == seq - 1 else { return try self.state(after: seq) }
-    let raw = try self.recording.applying(update, to: known.state, ofAction: seq)
+    let written = try self.recording.applyingWrites(
+      try self.recording.stateWrites(), before: seq, to: known.state)
+    let raw = try self.recording.applying(update, to: written, ofAction: seq)
     self.known = (seq, raw)
     return try self.recording.migratedState(raw, after: seq)
   }

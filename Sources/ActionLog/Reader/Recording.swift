@@ -54,6 +54,7 @@ public final class Recording: Sendable {
   /// The source lines action records name by number (`via`).
   let sites: RecordedSites
   let siteMemo = SiteMemo()
+  let stateWritesMemo = StateWritesMemo()
   let unrecordedNotes: [Int: String]
   let endTime: Int64?
   /// The migration steps applied to every value read, in order; empty for most recordings.

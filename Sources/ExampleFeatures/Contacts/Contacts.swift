@@ -23,6 +23,8 @@ public struct Contacts: Sendable {
   public enum Action: Codable, Equatable, Sendable {
     case addButtonTapped
     case contactTapped(id: Contact.ID)
+    /// The address book synced: these contacts changed elsewhere.
+    case contactsSynced([Contact])
     case path(StackActionOf<Path>)
   }
 
@@ -42,6 +44,23 @@ public struct Contacts: Sendable {
       case let .contactTapped(id):
         guard let contact = state.contacts[id: id] else { return .none }
         state.path.append(.detail(ContactDetail.State(contact: contact)))
+        return .none
+
+      case let .contactsSynced(synced):
+        // The list takes the synced contacts; an open screen takes them where its form was
+        // not edited.
+        for contact in synced {
+          state.contacts[id: contact.id] = contact
+          for id in state.path.ids {
+            guard case var .detail(detail) = state.path[id: id], detail.contact.id == contact.id
+            else { continue }
+            if detail.name == detail.contact.name { detail.name = contact.name }
+            if detail.phone == detail.contact.phone { detail.phone = contact.phone }
+            detail.contact = contact
+            detail.hasChanges = detail.name != contact.name || detail.phone != contact.phone
+            state.path[id: id] = .detail(detail)
+          }
+        }
         return .none
 
       case let .path(.element(_, .detail(.delegate(.saveContact(contact))))):

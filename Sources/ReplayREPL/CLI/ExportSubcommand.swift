@@ -27,6 +27,7 @@ extension ReplayCommand {
           $ replay export app.actionlog -o bug.actionlog --last 500
           $ replay export app.actionlog -o bug.actionlog --max-size 5MB
           $ replay export app.actionlog -o states.jsonl --states
+          $ replay export app.actionlog -o detail.actionlog --scope 'path[id: 0].detail'
         """
     )
 
@@ -72,6 +73,43 @@ extension ReplayCommand {
         """)
     var states = false
 
+    @Option(
+      help: ArgumentHelp(
+        """
+        Write one child feature's own recording instead: PATH is where its state is, as the \
+        REPL writes state paths and TCA writes scopes (syncUpsList, destination.addItem, \
+        path[id: 3].detail, todos[id: …]). It starts from the child's state where it first \
+        exists, holds the actions that reached it, and the writes the rest of the app made to \
+        its state as inputs; it replays with the child's reducer alone. A child that comes and \
+        goes (a sheet, a pushed screen) gives its first presentation unless --presentation or \
+        --from says another.
+        """, valueName: "PATH"))
+    var scope: String?
+
+    @Option(help: "With --scope: start from the child's state after this app step.")
+    var from: Int?
+
+    @Option(help: "With --scope: which presentation of the child, from 1 (default: 1).")
+    var presentation: Int?
+
+    @Option(
+      help:
+        "With --scope: the child's feature name (default: a registered feature of its state type, else from the type: contactDetail)."
+    )
+    var feature: String?
+
+    @Option(
+      help:
+        "With --scope: the child's state type, when this replay cannot re-run the app to find it (Module.ContactDetail.State)."
+    )
+    var stateType: String?
+
+    @Option(
+      help:
+        "With --scope: the child's action type, when it is not the Action beside its State."
+    )
+    var actionType: String?
+
     @Flag(help: "Replace OUT if it exists.")
     var force = false
 
@@ -110,9 +148,23 @@ extension ReplayCommand {
         for note in notes(on: recording) {
           FileHandle.standardError.write(Data("\(note)\n".utf8))
         }
-        if self.states {
+        if self.states, self.scope == nil {
           try self.writeStates(of: recording, to: destination)
           return
+        }
+        if let scope = self.scope {
+          try self.writeScope(scope, of: recording, to: destination)
+          return
+        }
+        let scoped = [
+          ("--from", self.from != nil), ("--presentation", self.presentation != nil),
+          ("--feature", self.feature != nil), ("--state-type", self.stateType != nil),
+          ("--action-type", self.actionType != nil),
+        ].filter(\.1).map(\.0)
+        guard scoped.isEmpty else {
+          throw CommandFailure(
+            "\(scoped.joined(separator: ", ")) go with --scope PATH, which this export has not.",
+            code: 2)
         }
 
         var metadata: [String: String] = [:]

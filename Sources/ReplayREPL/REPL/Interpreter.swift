@@ -7,7 +7,10 @@ import TimeTravel
 /// Each command lives in a file of its own under `Commands/`, as a ``Command`` and the methods it
 /// runs; ``commands`` lists them in the order `help` shows them.
 final class Interpreter {
-  let session: any TimelineSession
+  /// The session commands work on: the recording's, or a child's cut from it (`scope`).
+  var session: any TimelineSession
+  /// The sessions `scope` narrowed from, innermost last, with what to go back to.
+  var scopes: [Scoped] = []
   let style: Style
   /// Whether the person asked to stop (Ctrl-C); polled by long commands.
   let interrupted: () -> Bool
@@ -31,8 +34,8 @@ final class Interpreter {
   }
   var stops: [Stop] = []
   var nextStopNumber = 1
-  private var caseNamesSeen: Set<String>?
-  private var caseLabelsSeen: [String: Set<String>]?
+  var caseNamesSeen: Set<String>?
+  var caseLabelsSeen: [String: Set<String>]?
   /// The recording's changes of shared values that its reducers did not make.
   lazy var sharedChanges = SharedValueChanges(self.session.recording)
 
@@ -66,7 +69,7 @@ final class Interpreter {
   static let commands: [Command] = [
     .help, .info, .list, .step, .back, .goto, .first, .last, .when, .print, .action, .diff,
     .watch, .break, .delete, .continue, .reverseContinue, .find, .effects, .skip, .verify, .send,
-    .discard, .quit,
+    .discard, .scope, .quit,
   ]
 
   /// Runs one line; returns the text to show.
@@ -108,7 +111,8 @@ final class Interpreter {
     let position = self.session.position
     let diverted = self.session.divertedAt == nil ? "" : ", diverted"
     let time = seconds(self.time(of: position))
-    return "(replay \(position)/\(self.session.count) +\(time)\(diverted)) "
+    let scope = self.scopes.last.map { "\($0.child.path) " } ?? ""
+    return "(replay \(scope)\(position)/\(self.session.count) +\(time)\(diverted)) "
   }
 
   /// The completions for the text before the cursor.

@@ -42,6 +42,7 @@
   let selected = -1; // index into actions
   let notesByStep = new Map();
   let sharedByStep = new Map();
+  let writesByStep = new Map();
   let divergentStep = null;
   let cache = null; // {step, state}: the last state computed, reused when stepping forward
 
@@ -150,6 +151,10 @@
       if (!notesByStep.has(step)) notesByStep.set(step, []);
       notesByStep.get(step).push(text);
     }
+    for (const [step, operations] of data.writes || []) {
+      if (!writesByStep.has(step)) writesByStep.set(step, []);
+      writesByStep.get(step).push(operations);
+    }
     for (const [step, name, source, value] of data.shared || []) {
       if (!sharedByStep.has(step)) sharedByStep.set(step, []);
       sharedByStep.get(step).push({ name, source, value });
@@ -255,6 +260,10 @@
     }
     const changes = [];
     for (let s = fromStep + 1; s <= step; s++) {
+      // What the rest of the app wrote into a child's state before the step: an input.
+      for (const write of writesByStep.get(s) || []) {
+        for (const operation of write) state = apply(state, operation);
+      }
       for (const operation of actions[indexOf(s)].update || []) {
         if (s === step) {
           // NB: What a move takes away is at `from`; what the others replace or remove, at `path`.
@@ -561,6 +570,16 @@
     if (divergentStep === step && info.verdict) {
       detail.append(el("h3", { text: "Today's reducer differs here" }));
       detail.append(el("pre", { class: "verdict-text", text: info.verdict.text }));
+    }
+
+    const writes = writesByStep.get(step);
+    if (writes) {
+      detail.append(el("h3", { text: "Written by the app before this step" }));
+      for (const write of writes) {
+        for (const operation of write) {
+          detail.append(el("p", { class: "shared-change app", text: operation.path + (operation.op === "remove" ? " removed" : " = " + JSON.stringify(operation.value)) }));
+        }
+      }
     }
 
     const shared = sharedByStep.get(step);

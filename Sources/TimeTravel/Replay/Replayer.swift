@@ -145,6 +145,11 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     var problems: [String] = []
     if seq > 0 {
       do {
+        try self.shared.applyWrites(before: seq, to: &state)
+      } catch {
+        problems.append("A recorded write of the rest of the app could not be applied: \(error)")
+      }
+      do {
         effects = try self.shared.run(before: seq, reduce)
       } catch {
         problems.append("A recorded change of a shared value could not be applied: \(error)")

@@ -1,6 +1,7 @@
 import ActionLog
 import ComposableArchitecture
 import Foundation
+import StepChanges
 
 /// What a replay does with a recording's shared values: each replay runs in storage of its own
 /// (a ``ComposableArchitecture/_SharedReplayScope``), so no user file or default is read or
@@ -25,6 +26,8 @@ final class SharedReplay: @unchecked Sendable {
     var places: [Int: [String: [String]]] = [:]
     /// The places of the shared values each action that carries some carries.
     var actionPlaces: [Int: [String: [String]]] = [:]
+    /// What the rest of the app wrote into the state after each action that says so.
+    var writes: [Int: [[JSONPatchOperation]]] = [:]
   }
 
   private func records() throws -> Records {
@@ -36,6 +39,7 @@ final class SharedReplay: @unchecked Sendable {
         case let .places(found): records.places[record.seq] = found
         case let .actionPlaces(found): records.actionPlaces[record.seq] = found
         case .value: records.values[record.seq, default: []].append(record)
+        case let .stateWritten(update): records.writes[record.seq, default: []].append(update)
         }
       }
     }
@@ -89,6 +93,34 @@ final class SharedReplay: @unchecked Sendable {
     }
     self.lastApplied = seq
     return try self.scope.run(body)
+  }
+
+  /// Whether the recording holds writes of the rest of the app into the state (a child's
+  /// recording cut from an app's).
+  var hasStateWrites: Bool {
+    (try? self.records().writes.isEmpty == false) ?? false
+  }
+
+  /// Applies to `state` what the rest of the app wrote into it after the last action applied
+  /// and before action `seq`: the state is written as JSON, patched, and decoded again in a new
+  /// scope with the places the recording last gave, as a checkpoint is.
+  func applyWrites<State: Decodable>(before seq: Int, to state: inout State) throws {
+    let records = try self.records()
+    guard !records.writes.isEmpty else { return }
+    let from = seq > self.lastApplied ? self.lastApplied : seq - 1
+    let updates = (max(0, from)..<max(0, seq)).flatMap { records.writes[$0] ?? [] }
+    guard !updates.isEmpty else { return }
+    let codec = CompactJSONCodec()
+    var json = try JSONValue.parse(try codec.encode(_ReflectedValue(state)))
+    for update in updates { json = try json.applying(update) }
+    let bytes = json.bytes
+    let last = records.places.keys.filter { $0 < seq }.max()
+    let places = last.flatMap { records.places[$0] } ?? [:]
+    let scope = _SharedReplayScope()
+    state = try scope.decode(holders: places) {
+      try bytes.withUnsafeBytes { try codec.decode(State.self, from: $0) }
+    }
+    self.scope = scope
   }
 
   /// Runs `body` in the scope, applying nothing: an action that is not in the recording.

@@ -288,10 +288,14 @@ extension Timeline {
     let comparesChanges =
       R.State.self is any _StepChanging.Type && redactions.state.isEmpty
       && self.recording.appliedMigrationSteps.isEmpty
+    // NB: A recorded checkpoint is compared whole: what it holds was true whatever the steps
+    // before it say (a child's recording pins what its parent wrote so).
+    var checkpoints = self.recording.checkpoints[...]
     for step in stride(from: 1, through: self.count, by: 1) {
       if step % 1_024 == 0, isCancelled() { return nil }
       willReplay(step)
-      let before = comparesChanges ? state : nil
+      while let next = checkpoints.first, next < step { checkpoints.removeFirst() }
+      let before = comparesChanges && checkpoints.first != step ? state : nil
       let replayed = try self.replayer.apply(step, to: &state)
       let mismatch = comparesEffects ? try Self.effectMismatch(replayed, at: step) : nil
       if mismatch == nil, let before,

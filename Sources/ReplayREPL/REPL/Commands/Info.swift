@@ -60,6 +60,9 @@ extension Interpreter {
       if let cut = metadata["cutFrom"] {
         text += "\nCut from \(cut)."
       }
+      if let scope = childScopeSummary(recording) {
+        text += "\n\(scope)"
+      }
       if let redacted = redactionSummary(recording.header.redactions) {
         text += "\nRedacted at record time: \(redacted)."
       }

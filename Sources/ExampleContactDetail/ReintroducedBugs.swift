@@ -19,6 +19,10 @@ public struct ReintroducedBugs: OptionSet, Sendable {
   /// library, so the next tap on that heart removed a favourite that was no longer there instead
   /// of adding it back.
   public static let heartStaysFilledAfterRemovingFavorite = Self(rawValue: 1 << 0)
+
+  /// A contact's screen, as first written: any edit marked the form changed, even one that
+  /// typed the saved value back, so Save stayed on for a form with nothing to save.
+  public static let editedFormStaysChangedAfterUndo = Self(rawValue: 1 << 1)
 }
 
 extension ReintroducedBugs: DependencyKey {

@@ -20,7 +20,8 @@ public struct ContactDetail: Sendable {
   @ObservableState
   public struct State: Codable, Equatable, Sendable {
     @Presents public var confirmationDialog: ConfirmationDialogState<Action.Dialog>?
-    public let contact: Contact
+    /// The contact as saved; the app updates it when the address book syncs.
+    public var contact: Contact
     public var name: String
     public var phone: String
     public var hasChanges = false
@@ -52,6 +53,7 @@ public struct ContactDetail: Sendable {
   }
 
   @Dependency(\.dismiss) var dismiss
+  @Dependency(\.reintroducedBugs) var reintroducedBugs
 
   public init() {}
 
@@ -59,6 +61,10 @@ public struct ContactDetail: Sendable {
     BindingReducer()
       .onChange(of: { [$0.name, $0.phone] }) { _, _ in
         Reduce { state, _ in
+          if self.reintroducedBugs.contains(.editedFormStaysChangedAfterUndo) {
+            state.hasChanges = true
+            return .none
+          }
           state.hasChanges = state.name != state.contact.name || state.phone != state.contact.phone
           return .none
         }

@@ -1,0 +1,421 @@
+@_spi(Internals) import ActionLog
+import Foundation
+import StepChanges
+
+/// One child feature's recording, cut out of an app's: the child's state where it first exists,
+/// the actions that reached it (sent to it, or fed back by its own effects), and, as inputs that
+/// are not actions, the writes the rest of the app made to its state between them. It replays
+/// with the child's reducer alone.
+///
+/// It works on recorded values: every step's state (a recording with step updates, or states a
+/// replay computes) and the actions' JSON, read as the architecture encodes presentations,
+/// stacks and identified actions (see ``ChildRoute``).
+public struct ChildRecording: Sendable {
+  /// What the child's recording is of: the feature that re-runs it, and its types' names.
+  public struct Names: Sendable, Equatable {
+    public var feature: String
+    public var stateType: String
+    public var actionType: String
+
+    /// Creates names.
+    public init(feature: String, stateType: String, actionType: String) {
+      self.feature = feature
+      self.stateType = stateType
+      self.actionType = actionType
+    }
+  }
+
+  /// How the child's time in the app ended.
+  public struct Ending: Sendable, Equatable {
+    /// The app step after which the child was gone.
+    public var step: Int
+    /// What happened: `popped`, `dismissed`, or `removed by <action>`.
+    public var how: String
+    /// What that step cancelled, as the app's effect ledger says.
+    public var cancelled: [String]
+  }
+
+  /// The recording written.
+  public let recording: Recording
+  /// The app step the child's recording starts after.
+  public let start: Int
+  /// The app step of each of the child's actions.
+  public let appSteps: [Int]
+  /// The writes of the rest of the app to the child's state, by the app step that made them.
+  public let outsideWrites: [Int]
+  /// How the child ended, when it did within the recording.
+  public let ending: Ending?
+  /// The child's presentations in the app's recording: the app steps each one spans.
+  public let presentations: [ClosedRange<Int>]
+  /// The path, with identities in place of indices.
+  public let path: StatePath
+
+  /// Cuts the child at `path` out of `app` and writes its recording to `url`.
+  ///
+  /// - Parameters:
+  ///   - path: The child's place in the app's state, as the REPL writes state paths.
+  ///   - from: Start from the child's state after this app step; `nil` starts where it first
+  ///     exists.
+  ///   - presentation: Which presentation of a child that comes and goes, from 1; ignored with
+  ///     `from`.
+  ///   - metadata: Facts added to the header's metadata.
+  ///   - states: The app's state after a step, as JSON, asked for in increasing order; by
+  ///     default the recorded ones (a recording with step updates).
+  ///   - choose: Picks the presentation (its index in those given) in place of `presentation`.
+  ///   - names: The child's feature and types, given the app step it starts after and the path
+  ///     with identities in place of indices.
+  /// - Throws: ``ChildRecordingError`` when the path is never in the state or the recording
+  ///   holds no state at every step; ``ActionLog/ActionLogError`` when it cannot be read or the
+  ///   file cannot be written; what `names` throws.
+  public static func export(
+    _ app: Recording, path: StatePath, from: Int? = nil, presentation: Int = 1,
+    metadata extra: [String: String] = [:], to url: URL,
+    states: ((_ step: Int) throws -> JSONValue)? = nil,
+    fileSystem: any LogFileSystem = .posix,
+    choosing choose: ((_ presentations: [ClosedRange<Int>]) -> Int)? = nil,
+    names: (_ start: Int, _ path: StatePath) throws -> Names
+  ) throws -> ChildRecording {
+    var recorded = RecordedStates(app)
+    guard states != nil || app.hasEveryState else {
+      throw ChildRecordingError.noStepStates(feature: app.header.feature)
+    }
+    let state: (Int) throws -> JSONValue = states ?? { try recorded.state(after: $0) }
+    var route = ChildRoute(path)
+
+    // Where the child is: one pass over the states.
+    var appStates: [JSONValue] = []
+    appStates.reserveCapacity(app.count + 1)
+    var presentations: [ClosedRange<Int>] = []
+    var presentStart: Int?
+    for step in 0...app.count {
+      let value = try state(step)
+      appStates.append(value)
+      let present = route.locate(in: value) != nil
+      if present, presentStart == nil { presentStart = step }
+      if !present, let start = presentStart {
+        presentations.append(start...(step - 1))
+        presentStart = nil
+      }
+    }
+    if let start = presentStart { presentations.append(start...app.count) }
+    guard !presentations.isEmpty else {
+      throw ChildRecordingError.neverPresent(
+        path: path.description, names: Self.names(in: appStates.last ?? .null))
+    }
+    let span: ClosedRange<Int>
+    if let from = from {
+      guard let found = presentations.first(where: { $0.contains(from) }) else {
+        throw ChildRecordingError.absent(
+          path: path.description, step: from, presentations: presentations)
+      }
+      span = max(from, found.lowerBound)...found.upperBound
+    } else if let choose {
+      span = presentations[min(max(0, choose(presentations)), presentations.count - 1)]
+    } else {
+      guard presentation >= 1, presentation <= presentations.count else {
+        throw ChildRecordingError.noSuchPresentation(
+          presentation, path: path.description, presentations: presentations)
+      }
+      span = presentations[presentation - 1]
+    }
+    route.fixIdentities(in: appStates[span.lowerBound])
+
+    var child = route.locate(in: appStates[span.lowerBound])!
+    let startTime: Int64 =
+      span.lowerBound == 0 ? 0 : app.time(ofAction: span.lowerBound).nanoseconds
+
+    // The header.
+    let named = try names(span.lowerBound, route.path)
+    var header = app.header
+    header.feature = named.feature
+    header.stateType = named.stateType
+    header.actionType = named.actionType
+    // NB: The app's schema version numbers the app's types; the child's values are as the app
+    // recorded them, read at the child's own version from 1 on.
+    header.schemaVersion = 1
+    header.migration = nil
+    header.hasStepUpdates = true
+    header.hasEffectLedger = false
+    header.startedAt = app.header.startedAt.addingTimeInterval(Double(startTime) / 1e9)
+    header.redactions = Self.redactions(app.header.redactions, below: child.pointer)
+    var metadata = app.header.metadata
+    let source = app.url?.lastPathComponent ?? "the recording"
+    metadata["scope"] = route.path.description
+    metadata["scopedFrom"] =
+      "\(route.path) in \(source) (feature \(app.header.feature)), recorded from "
+      + app.header.startedAtText
+    metadata["scopeStart"] = String(span.lowerBound)
+    if app.header.schemaVersion > 1 {
+      metadata["appSchema"] = String(app.header.schemaVersion)
+    }
+    if let migration = app.header.migration {
+      metadata["appMigrated"] = "from version \(migration.from)"
+    }
+    header.metadata = metadata.merging(extra) { $1 }.filter { !$0.value.isEmpty }
+    var composer = RecordingComposer(header: header, initialState: child.value)
+
+    // Shared values: the places under the child, as pointers into it.
+    var shared = try SharedTranslation(app: app)
+    if let places = shared.places(atOrBefore: span.lowerBound, below: child.pointer) {
+      try composer.appendShared(.places(places))
+    }
+
+    var appSteps: [Int] = []
+    var outsideWrites: [Int] = []
+    var siteNumbers: [Int: Int] = [:]
+    let sites = app.callSitesByNumber
+    var ending: Ending?
+    let interval = max(1, app.header.checkpointInterval)
+    var childSeq: [Int: Int] = [:]
+    var wroteSinceStep = false
+    var step = span.lowerBound + 1
+    while step <= app.count {
+      let after = route.locate(in: appStates[step])
+      let recordedAction = try app.action(step, as: JSONValue.self)
+      let routed = route.route(recordedAction.action)
+      guard let after else {
+        ending = Ending(
+          step: step,
+          how: {
+            switch routed {
+            case .popped: "popped"
+            case .dismissed: "dismissed"
+            case .action, .elsewhere:
+              "removed by \(Self.caseName(of: recordedAction.action))"
+            }
+          }(),
+          cancelled: Self.cancellations(in: recordedAction.recordedEffects))
+        break
+      }
+      try shared.appendValues(after: step - 1, to: &composer, names: shared.names)
+      if case let .action(value, pointer) = routed {
+        var site: Int?
+        let number = app.siteNumber(ofAction: step)
+        if number > 0, let where_ = sites[number] {
+          if let known = siteNumbers[number] {
+            site = known
+          } else {
+            let new = siteNumbers.count + 1
+            siteNumbers[number] = new
+            try composer.appendSite(new, where_)
+            site = new
+          }
+        }
+        let origin: RecordedOrigin? =
+          switch recordedAction.origin {
+          case .send: .send
+          case let .effect(parent): childSeq[parent].map { RecordedOrigin.effect(parent: $0) }
+          }
+        try composer.appendAction(
+          RecordingComposer.Action(
+            origin: origin,
+            time: app.time(ofAction: step).nanoseconds - startTime,
+            uses: recordedAction.captured,
+            value: value,
+            update: child.value.changes(to: after.value),
+            site: site))
+        childSeq[step] = composer.count
+        appSteps.append(step)
+        if let places = shared.actionPlaces(of: step, below: pointer) {
+          try composer.appendShared(.actionPlaces(places))
+        }
+        // NB: A checkpoint after the first step that follows the app's writes pins what they
+        // wrote: a replay that misses them differs there.
+        if composer.count % interval == 0 || wroteSinceStep {
+          wroteSinceStep = false
+          try composer.appendCheckpoint(after.value)
+          if let places = shared.places(atOrBefore: step, below: after.pointer) {
+            try composer.appendShared(.places(places))
+          }
+        }
+      } else if after.value != child.value {
+        try composer.appendShared(.stateWritten(update: child.value.changes(to: after.value)))
+        outsideWrites.append(step)
+        wroteSinceStep = true
+      }
+      child = after
+      step += 1
+    }
+    if let ending {
+      try composer.appendNote(
+        "the child was \(ending.how) at app step \(ending.step)"
+          + (ending.cancelled.isEmpty
+            ? "" : ", which cancelled \(ending.cancelled.joined(separator: ", "))"))
+    }
+    let endTime =
+      (ending.map { app.time(ofAction: $0.step).nanoseconds }
+        ?? (app.count == 0 ? 0 : app.time(ofAction: app.count).nanoseconds)) - startTime
+    composer.header.metadata["appSteps"] = StepList.text(appSteps)
+    if !outsideWrites.isEmpty {
+      composer.header.metadata["appWrites"] = StepList.text(outsideWrites)
+    }
+    let written = try composer.write(to: url, endingAt: max(0, endTime), fileSystem: fileSystem)
+    return ChildRecording(
+      recording: written, start: span.lowerBound, appSteps: appSteps,
+      outsideWrites: outsideWrites, ending: ending, presentations: presentations, path: route.path)
+  }
+
+  /// The app's redactions as paths into the child's state.
+  static func redactions(_ app: Redactions, below pointer: [String]) -> Redactions {
+    func paths(_ paths: [RedactionPath]) -> [RedactionPath] {
+      paths.compactMap { path in
+        switch path.below(pointer) {
+        case nil: nil
+        case .whole: try? RedactionPath("**")
+        case let .path(text): try? RedactionPath(text)
+        }
+      }
+    }
+    // NB: Action paths name the app's actions, whose shape the child's do not share: a path
+    // that reaches into them at any depth is kept.
+    return Redactions(
+      statePaths: paths(app.state),
+      actionPaths: app.actions.filter { $0.description.hasPrefix("**") })
+  }
+
+  /// The top-level names of a state, for an error.
+  private static func names(in state: JSONValue) -> [String] {
+    guard case let .object(members) = state else { return [] }
+    return members.keys.sorted()
+  }
+
+  /// An action's outermost case: `contactTapped`, `path.popFrom`.
+  static func caseName(of action: JSONValue) -> String {
+    var names: [String] = []
+    var value = action
+    while case let .object(members) = value, members.count == 1, let (name, inner) = members.first,
+      names.count < 4
+    {
+      if name != "_0" { names.append(name) }
+      value = inner
+    }
+    return names.isEmpty ? "an action" : names.joined(separator: ".")
+  }
+
+  /// The identifiers a step's recorded effects cancel.
+  static func cancellations(in yields: JSONValue?) -> [String] {
+    var found: [String] = []
+    func visit(_ value: JSONValue) {
+      switch value {
+      case let .object(members):
+        if case let .string(id)? = members["cancel"] { found.append(id) }
+        members.values.forEach(visit)
+      case let .array(elements):
+        elements.forEach(visit)
+      default:
+        break
+      }
+    }
+    yields.map(visit)
+    return found
+  }
+}
+
+/// Why a child's recording cannot be cut.
+public enum ChildRecordingError: Error, Sendable, Equatable, CustomStringConvertible {
+  /// The recording has no step updates and no replay computes its states.
+  case noStepStates(feature: String)
+  /// No step's state holds the path; `names` are the state's top-level names.
+  case neverPresent(path: String, names: [String])
+  /// The child is not in the state after `step`.
+  case absent(path: String, step: Int, presentations: [ClosedRange<Int>])
+  /// There is no such presentation.
+  case noSuchPresentation(Int, path: String, presentations: [ClosedRange<Int>])
+
+  public var description: String {
+    func spans(_ presentations: [ClosedRange<Int>]) -> String {
+      presentations.map { "steps \($0.lowerBound)–\($0.upperBound)" }.joined(separator: ", ")
+    }
+    switch self {
+    case let .noStepStates(feature):
+      return """
+        the recording has no step updates, so its states are known at checkpoints only, and \
+        this replay cannot re-run "\(feature)" to compute the others: "replay rerecord" in a \
+        replay that has the feature writes it again with them.
+        """
+    case let .neverPresent(path, names):
+      return """
+        no step's state has \(path)\(names.isEmpty ? "" : "; the state has \(names.joined(separator: ", "))"). \
+        A path is written as the REPL prints states: path[id: 0].detail, destination.addItem, \
+        todos[id: …].
+        """
+    case let .absent(path, step, presentations):
+      return """
+        \(path) is not in the state after step \(step); it is there in \(spans(presentations)).
+        """
+    case let .noSuchPresentation(number, path, presentations):
+      return """
+        there is no presentation \(number) of \(path): it is presented \(presentations.count) \
+        time\(presentations.count == 1 ? "" : "s"), in \(spans(presentations)).
+        """
+    }
+  }
+}
+
+extension ChildRecording {
+  /// The names of the types of the child at `path` in `state`, a feature's typed state: the
+  /// child's state type, as a recording names it, and its action type where the state type is a
+  /// feature's `State` (the `Action` beside it, as `@Reducer` declares them).
+  public static func typeNames(
+    ofChildAt path: StatePath, in state: Any
+  ) throws -> (state: String, action: String?) {
+    var child = try path.value(in: state)
+    while Mirror(reflecting: child).displayStyle == .optional {
+      let unwrapped = StatePath.unwrapped(child)
+      guard Mirror(reflecting: unwrapped).displayStyle != .optional else { break }
+      child = unwrapped
+    }
+    let name = recordedTypeName(type(of: child))
+    let action = name.hasSuffix(".State") ? String(name.dropLast(6)) + ".Action" : nil
+    return (name, action)
+  }
+
+  /// A feature name for a child whose state type is `stateType`: `contactDetail` for
+  /// `Module.ContactDetail.State`.
+  public static func featureName(forStateType stateType: String) -> String {
+    let parts = stateType.split(separator: ".")
+    let base = parts.count >= 2 && parts.last == "State" ? parts[parts.count - 2] : parts.last ?? ""
+    return base.prefix(1).lowercased() + base.dropFirst()
+  }
+}
+
+/// Steps written as ranges, `3-9,12,15-16`, in a header's metadata, and read back.
+public enum StepList {
+  /// The text of `steps`, in increasing order.
+  public static func text(_ steps: [Int]) -> String {
+    guard var start = steps.first else { return "" }
+    var parts: [String] = []
+    var last = start
+    for step in steps.dropFirst() {
+      if step == last + 1 {
+        last = step
+        continue
+      }
+      parts.append(start == last ? "\(start)" : "\(start)-\(last)")
+      (start, last) = (step, step)
+    }
+    parts.append(start == last ? "\(start)" : "\(start)-\(last)")
+    return parts.joined(separator: ",")
+  }
+
+  /// The steps `text` lists; `nil` when it is not such a list.
+  public static func steps(_ text: String) -> [Int]? {
+    guard !text.isEmpty else { return [] }
+    var steps: [Int] = []
+    for part in text.split(separator: ",") {
+      let bounds = part.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+      switch bounds.count {
+      case 1:
+        guard let step = bounds[0] else { return nil }
+        steps.append(step)
+      case 2:
+        guard let low = bounds[0], let high = bounds[1], low <= high, high - low < 10_000_000
+        else { return nil }
+        steps.append(contentsOf: low...high)
+      default:
+        return nil
+      }
+    }
+    return steps
+  }
+}
