@@ -80,7 +80,7 @@ extension ReplayBench {
   }
 
   @MainActor
-  private static func record<R: Reducer>(
+  static func record<R: Reducer>(
     _ reducer: R, _ initialState: R.State, _ actions: [R.Action], to url: URL
   ) throws where R.State: Encodable & Sendable, R.Action: Encodable & Sendable {
     try? FileManager.default.removeItem(at: url)

@@ -10,7 +10,7 @@ import Testing
 
   @Test(arguments: [
     "Attach a recording to a bug report", "Record in the field", "Shrink a failing recording",
-    "Turn a recording into a regression test",
+    "Turn a recording into a regression test", "One feature's own recording",
     "I changed my types: my recordings still replay",
   ])
   func worksAsWritten(_ section: String) async throws {

@@ -45,6 +45,25 @@ import Testing
     #expect(first.output.contains("presented  5 times"), "\(first.all)")
   }
 
+  @Test func forceReplacesAnExportAndLosesNothingOnTheWay() async throws {
+    let directory = TemporaryDirectory()
+    for arguments in [["--scope", "path[id: 1].detail"], []] {
+      let out = directory.file("again.actionlog")
+      try? FileManager.default.removeItem(at: out)
+      for force in [[], ["--force"]] {
+        let result = try await run(
+          "replay",
+          ["export", "Recordings/contacts.actionlog", "-o", out.path] + arguments + force,
+          in: Self.root)
+        #expect(result.status == 0, "\(arguments + force): \(result.all)")
+      }
+      let verified = try await run("replay", ["verify", out.path], in: Self.root)
+      #expect(verified.status == 0, "\(arguments): \(verified.all)")
+      let left = try FileManager.default.contentsOfDirectory(atPath: directory.url.path)
+      #expect(!left.contains { $0.hasSuffix(".export") }, "\(left)")
+    }
+  }
+
   @Test func whatCannotBeCutIsSaidAndNothingIsWritten() async throws {
     let directory = TemporaryDirectory()
     let out = directory.file("child.actionlog")

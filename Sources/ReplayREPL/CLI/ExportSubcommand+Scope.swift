@@ -64,11 +64,7 @@ extension ReplayCommand.Export {
     } catch let error as ActionLogError {
       throw CommandFailure(error.description)
     }
-    if manager.fileExists(atPath: destination.path) {
-      _ = try manager.replaceItemAt(destination, withItemAt: temporary)
-    } else {
-      try manager.moveItem(at: temporary, to: destination)
-    }
+    try moveIntoPlace(temporary, destination)
     let header = child.recording.header
     var lines = [
       "Wrote \(self.output): \(child.recording.count) actions of \(child.path), "

@@ -4,6 +4,12 @@ import Foundation
 import ReplayViewer
 import TimeTravel
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension ReplayCommand {
   /// `replay export FILE -o OUT`: a recording as a self-contained bug-report attachment.
   struct Export: ParsableCommand {
@@ -210,11 +216,7 @@ extension ReplayCommand {
         } catch let error as ActionLogError {
           throw CommandFailure(error.description)
         }
-        if manager.fileExists(atPath: destination.path) {
-          _ = try manager.replaceItemAt(destination, withItemAt: temporary)
-        } else {
-          try manager.moveItem(at: temporary, to: destination)
-        }
+        try moveIntoPlace(temporary, destination)
 
         if let cutNote { FileHandle.standardError.write(Data("\(cutNote)\n".utf8)) }
         var lines = [
@@ -347,11 +349,18 @@ extension ReplayCommand.Export {
       try? manager.removeItem(at: temporary)
       throw CommandFailure(error.description)
     }
-    if manager.fileExists(atPath: destination.path) {
-      _ = try manager.replaceItemAt(destination, withItemAt: temporary)
-    } else {
-      try manager.moveItem(at: temporary, to: destination)
-    }
+    try moveIntoPlace(temporary, destination)
     print("Wrote \(self.output): the states after \(recording.count) steps and the initial one.")
+  }
+}
+
+/// Moves a file written beside `destination` into its place, replacing what is there in one
+/// step (`rename(2)`): the old file stays whole until the new one is in place. (Foundation's
+/// `replaceItemAt` on Linux removed the old file and then failed.)
+func moveIntoPlace(_ temporary: URL, _ destination: URL) throws {
+  guard rename(temporary.path, destination.path) == 0 else {
+    let reason = String(cString: strerror(errno))
+    try? FileManager.default.removeItem(at: temporary)
+    throw CommandFailure("\(destination.path) could not be written: \(reason).")
   }
 }

@@ -75,21 +75,21 @@ public struct ChildRecording: Sendable {
     choosing choose: ((_ presentations: [ClosedRange<Int>]) -> Int)? = nil,
     names: (_ start: Int, _ path: StatePath) throws -> Names
   ) throws -> ChildRecording {
-    var recorded = RecordedStates(app)
     guard states != nil || app.hasEveryState else {
       throw ChildRecordingError.noStepStates(feature: app.header.feature)
     }
+    // NB: Walked forward twice (where the child is, then its span), each from where it starts.
+    var recorded = RecordedStates(app)
     let state: (Int) throws -> JSONValue = states ?? { try recorded.state(after: $0) }
     var route = ChildRoute(path)
 
-    // Where the child is: one pass over the states.
-    var appStates: [JSONValue] = []
-    appStates.reserveCapacity(app.count + 1)
+    // Where the child is: one pass over the states, keeping none of them.
+    var lastState = JSONValue.null
     var presentations: [ClosedRange<Int>] = []
     var presentStart: Int?
     for step in 0...app.count {
       let value = try state(step)
-      appStates.append(value)
+      if step == app.count { lastState = value }
       let present = route.locate(in: value) != nil
       if present, presentStart == nil { presentStart = step }
       if !present, let start = presentStart {
@@ -100,7 +100,7 @@ public struct ChildRecording: Sendable {
     if let start = presentStart { presentations.append(start...app.count) }
     guard !presentations.isEmpty else {
       throw ChildRecordingError.neverPresent(
-        path: path.description, names: Self.names(in: appStates.last ?? .null))
+        path: path.description, names: Self.names(in: lastState))
     }
     let span: ClosedRange<Int>
     if let from = from {
@@ -118,9 +118,10 @@ public struct ChildRecording: Sendable {
       }
       span = presentations[presentation - 1]
     }
-    route.fixIdentities(in: appStates[span.lowerBound])
-
-    var child = route.locate(in: appStates[span.lowerBound])!
+    if states == nil { recorded = RecordedStates(app) }
+    let startState = try state(span.lowerBound)
+    route.fixIdentities(in: startState)
+    var child = route.locate(in: startState)!
     let startTime: Int64 =
       span.lowerBound == 0 ? 0 : app.time(ofAction: span.lowerBound).nanoseconds
 
@@ -170,7 +171,7 @@ public struct ChildRecording: Sendable {
     var wroteSinceStep = false
     var step = span.lowerBound + 1
     while step <= app.count {
-      let after = route.locate(in: appStates[step])
+      let after = route.locate(in: try state(step))
       let recordedAction = try app.action(step, as: JSONValue.self)
       let routed = route.route(recordedAction.action)
       guard let after else {
