@@ -506,7 +506,7 @@ struct Thermostat: Reducer {
         'to\r\x1b[32Gdos'
         '\r\x1b[24G\x1b[Kbreak check\r\x1b[35GBoxToggled '
         '\r\nBreakpoint 1: checkBoxToggled\r\n(replay 0/139 +0.000s) '
-        's\r\nsend  skip  step\r\n\r\x1b[K(replay 0/139 +0.000s) s'
+        's\r\nscope  send   skip   step\r\n\r\x1b[K(replay 0/139 +0.000s) s'
         '\r\x1b[24G\x1b[K^D'
         exit 0
 
@@ -627,7 +627,7 @@ struct Thermostat: Reducer {
 
   @Test func commandsByTheirFullNamesThenAliases() {
     #expect(self.completer.complete("").candidates == Interpreter.commands.map(\.names[0]).sorted())
-    #expect(self.completer.complete("s").candidates == ["send", "skip", "step"])
+    #expect(self.completer.complete("s").candidates == ["scope", "send", "skip", "step"])
     #expect(self.completer.complete("s").insertion == "")
     #expect(self.completer.complete("wa").insertion == "tch ")
     #expect(self.completer.complete("rs").candidates == ["rs"])

@@ -47,6 +47,15 @@ import Testing
     case "contacts": try assertReplay(recording, rerecord: rerecord) { Contacts() }
     case "search": try assertReplay(recording, rerecord: rerecord) { CitySearch() }
     case "preferences": try assertReplay(recording, rerecord: rerecord) { Preferences() }
+    // A row cut out of the songs app's recording (the README's "One feature's own recording").
+    case "songRow":
+      try assertReplay(
+        recording,
+        rerecord: """
+          replay export Recordings/songs-heart-bug.actionlog --scope 'library.songs[id: 6]' \
+          -o Recordings/song-row-heart.actionlog --force
+          """
+      ) { SongRow() }
     case let feature:
       Issue.record(
         """
