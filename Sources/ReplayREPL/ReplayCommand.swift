@@ -42,10 +42,11 @@ public struct ReplayCommand: ParsableCommand {
         $ replay migrate old.actionlog -o new.actionlog
         $ replay rerecord Recordings/todos.actionlog
         $ replay shrink session.actionlog --watch 'todos.count == 0'
+        $ replay dap    (for an editor's debugger: see "replay dap --help")
       """,
     subcommands: [
       Open.self, Info.self, List.self, Verify.self, Check.self, Migrate.self, Rerecord.self,
-      Shrink.self, Export.self, ExportTest.self, Report.self, HTML.self,
+      Shrink.self, Export.self, ExportTest.self, Report.self, HTML.self, DAP.self,
     ],
     defaultSubcommand: Open.self
   )
