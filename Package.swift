@@ -279,7 +279,7 @@ let package = Package(
     // Builds Tests/UserPackage, a user's package, outside this repository: Tools/test runs it last.
     .testTarget(
       name: "UserPackageTests",
-      dependencies: ["TestSupport"]
+      dependencies: ["ActionLog", "TestSupport"]
     ),
   ],
   swiftLanguageModes: [.v6]

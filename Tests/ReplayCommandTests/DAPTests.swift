@@ -248,4 +248,34 @@ import Testing
     #expect(client.received.last?["body"]?["text"] == "end")
     _ = client.request("disconnect")
   }
+
+  /// The VS Code extension in `Tools/editors/vscode`, loaded by Node with a stand-in for VS
+  /// Code's API: the command line it gives VS Code starts an adapter that steps.
+  @Test(.enabled(if: programURL("node") != nil, "Node is not installed"))
+  func theVSCodeExtensionStartsTheAdapter() async throws {
+    let replay = try #require(productURL("replay"))
+    let result = try await run(
+      "node",
+      [
+        Self.root.appendingPathComponent(
+          "Tests/ReplayCommandTests/Support/vscode_extension_check.js"
+        )
+        .path,
+        Self.root.appendingPathComponent("Tools/editors/vscode").path, replay.path,
+        Self.root.appendingPathComponent("Recordings/todos.actionlog").path, Self.root.path,
+      ], in: Self.root, isProduct: false)
+    #expect(result.status == 0, "\(result.all)")
+    let facts = try JSONValue.parse(Array(result.output.utf8))
+    #expect(facts["type"] == "composable-replay")
+    #expect(facts["args"] == ["dap"])
+    #expect(facts["status"] == 0)
+    #expect(facts["stopped"] == ["entry", "step"])
+    #expect(facts["topFrame"]?["source"]?["path"] == .string(Self.todosView))
+    guard case let .array(responses)? = facts["responses"] else {
+      Issue.record("no responses: \(result.all)")
+      return
+    }
+    #expect(responses.count == 6)
+    #expect(responses.allSatisfy { $0[1] == true }, "\(responses)")
+  }
 }

@@ -1,3 +1,4 @@
+import ActionLog
 import Foundation
 import TestSupport
 import Testing
@@ -143,6 +144,7 @@ import Testing
     try await self.aHarmlessEditKeepsARecordingGreen(package)
     try await self.aChangeOfWhatItStartsOrCancelsTurnsItRed(package)
     try await self.aRedactedRecordingStaysGreenAfterARename(package)
+    try await self.itsOwnReplayServesTheDebugger(package)
 
     // The app's executable links no test framework.
     let bin = package.appendingPathComponent(".build/debug/wallet-replay")
@@ -215,6 +217,48 @@ extension UserPackageTests {
     #expect(steps.output.contains("failed assertion"), "\(steps.all)")
     #expect(steps.output.contains("  ✘ A state change does not match expectation"), "\(steps.all)")
     #expect(!steps.all.contains("read-only"), "\(steps.all)")
+  }
+
+  /// The package's own `replay dap` re-runs its reducer: a diversion sent from the debug console
+  /// changes the state the editor shows.
+  func itsOwnReplayServesTheDebugger(_ package: URL) async throws {
+    let replay = package.appendingPathComponent(".build/debug/wallet-replay")
+    let client = try DAPClient(executable: replay, in: package)
+    _ = client.request("initialize")
+    let launch = client.request(
+      "launch",
+      [
+        "recording": ".build/test-recordings/WalletTests.mistakenExpectationFails().actionlog",
+        "sourceRoot": .string(package.path),
+      ])
+    #expect(launch.response?["success"] == true, "\(launch)")
+    #expect(
+      !launch.events.contains { $0["body"]?["output"]?.stringValue?.contains("read-only") == true },
+      "\(launch.events)")
+    _ = client.request("configurationDone")
+    #expect(client.event("stopped")?["body"]?["reason"] == "entry")
+    let balance = client.request("evaluate", ["expression": "balance", "context": "watch"])
+    let sent = client.request(
+      "evaluate", ["expression": "send .syncResponse(1234)", "context": "repl"])
+    #expect(sent.response?["success"] == true, "\(sent)")
+    #expect(client.event("stopped")?["body"]?["reason"] == "goto")
+    let diverted = client.request("evaluate", ["expression": "balance", "context": "watch"])
+    #expect(diverted.response?["body"]?["result"] == "1234", "\(diverted)")
+    #expect(diverted.response?["body"]?["result"] != balance.response?["body"]?["result"])
+    let frames = client.request("stackTrace", ["threadId": 1])
+    #expect(
+      frames.response?["body"]?["stackFrames"]?[0]?["name"]?.stringValue?.hasPrefix("a diversion")
+        == true, "\(frames)")
+    let moving = client.request("next", ["threadId": 1])
+    #expect(moving.response?["success"] == false)
+    _ = client.request("evaluate", ["expression": "discard", "context": "repl"])
+    #expect(self.successful(client.request("next", ["threadId": 1])))
+    _ = client.request("disconnect")
+    #expect(client.exitStatus() == 0)
+  }
+
+  private func successful(_ answer: (response: JSONValue?, events: [JSONValue])) -> Bool {
+    answer.response?["success"] == true
   }
 
   func sharedValuesShownAreTheRecordedOnes(_ package: URL) async throws {
