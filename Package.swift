@@ -142,7 +142,7 @@ let package = Package(
     .executableTarget(
       name: "replay-bench",
       dependencies: [
-        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "ReplayViewer",
+        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "ReplayREPL", "ReplayViewer",
         "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]

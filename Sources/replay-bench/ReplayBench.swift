@@ -39,7 +39,7 @@ struct ReplayBench: AsyncParsableCommand {
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
   case send, sites, field, macros, steps, overload, writer, open, timeline, diff, decode, html
-  case codable, child
+  case codable, child, dap
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -76,6 +76,11 @@ struct Measure: AsyncParsableCommand {
       if runs(.codable) {
         try ReplayBench.withoutCodable(
           scratch: scratch, actions: quick ? 2_000 : 20_000, rounds: quick ? 3 : 11)
+      }
+      if runs(.dap) {
+        try ReplayBench.debugAdapter(
+          scratch: scratch, distance: quick ? 10_000 : 100_000, todos: 1_000,
+          rounds: quick ? 3 : 7)
       }
       if runs(.child) {
         try ReplayBench.childRecording(

@@ -1,0 +1,44 @@
+import ActionLog
+import Foundation
+import TimeTravel
+
+/// The debugger and the REPL driven in process, for `replay-bench` to time side by side:
+/// requests go straight to the adapter, lines straight to the interpreter, with no pipe between.
+@_spi(Benchmarks) public final class DebugAdapterDriver {
+  private var sent: [JSONValue] = []
+  private lazy var adapter = DebugAdapter { [unowned self] in self.sent.append($0) }
+  private var seq = 0
+
+  /// An adapter whose `replay` has `features`.
+  public init(features: [ReplayFeature]) {
+    ReplayCommand.features = features
+  }
+
+  /// Handles a request; returns the messages it sent (the response and any events).
+  public func request(_ command: String, _ arguments: JSONValue = [:]) -> [JSONValue] {
+    self.seq += 1
+    let body: JSONValue = [
+      "seq": .integer(Int64(self.seq)), "type": "request", "command": .string(command),
+      "arguments": arguments,
+    ]
+    self.sent = []
+    self.adapter.handle(body.bytes)
+    return self.sent
+  }
+}
+
+/// The REPL over a recording, in process.
+@_spi(Benchmarks) public final class InterpreterDriver {
+  private let interpreter: Interpreter
+
+  /// A session over the recording at `url`, with `features`.
+  public init(recording url: URL, features: [ReplayFeature]) throws {
+    ReplayCommand.features = features
+    self.interpreter = Interpreter(session: openSession(try Recording(contentsOf: url)))
+  }
+
+  /// Runs one line; returns what the REPL shows.
+  public func run(_ line: String) -> String {
+    self.interpreter.run(line)
+  }
+}
