@@ -1,6 +1,7 @@
 import ActionLog
 import ComposableArchitecture
 import ExampleFeatures
+import ExampleSchemas
 import Foundation
 import TestSupport
 import Testing
@@ -102,6 +103,58 @@ import TimeTravel
     #expect(reached >= 3)
   }
 
+  static let todoNames = ChildRecording.Names(
+    feature: "todo", stateType: recordedTypeName(Todo.State.self),
+    actionType: recordedTypeName(Todo.Action.self))
+
+  @Test func aChildOfARedactedRecordingStaysRedacted() throws {
+    let app = try Recording(
+      contentsOf: recordingsFolder.appendingPathComponent("todos-redacted.actionlog"))
+    #expect(app.header.redactions.state.map(\.description) == ["todos[*].description"])
+    let child = try self.export(app, "todos[0]", names: Self.todoNames)
+    let header = child.recording.header
+    // The app's paths, as paths into the child's state; an action path at any depth, kept.
+    #expect(header.redactions.state.map(\.description) == ["description"])
+    #expect(header.redactions.actions.map(\.description) == ["**.textFieldChanged"])
+    var states = RecordedStates(child.recording)
+    let last = try states.state(after: child.recording.count)
+    #expect(last["description"]?.isRedactedPlaceholder == true, "\(last)")
+    for seq in 1...child.recording.count {
+      let action = try child.recording.action(seq, as: JSONValue.self).action
+      if case let .string(text)? = action["textFieldChanged"]?["_0"] {
+        #expect(text.hasPrefix("‹redacted "), "\(action)")
+      }
+    }
+    // Still the child's own: it replays with the row's reducer alone, redactions honoured.
+    let divergence = try Timeline(
+      recording: child.recording, reducer: Todo(), feature: "todo"
+    ).verify()
+    #expect(divergence == nil, "\(divergence!)")
+    #expect(header.metadata["appSchema"] == "4")
+    #expect(header.schemaVersion == 1)
+  }
+
+  @Test func aChildOfAnOlderRecordingIsReadThroughTheAppsMigrations() throws {
+    let legacy = try Recording(
+      contentsOf: recordingsFolder.appendingPathComponent("legacy/todos-v1.actionlog"))
+    // Made before step updates: its states are the timeline's, read through the migrations.
+    let timeline = try Timeline(recording: legacy, reducer: Todos(), feature: "todos")
+    let folder = TemporaryDirectory()
+    let child = try ChildRecording.export(
+      timeline.recording, path: StatePath("todos[0]"),
+      to: folder.url.appendingPathComponent("todo.actionlog"),
+      states: { step in try JSONValue.parse(try #require(try timeline.encodedState(at: step))) }
+    ) { _, _ in Self.todoNames }
+    // The todo has the priority a later version added.
+    #expect(child.recording.header.metadata["appMigrated"]?.contains("from version 1") == true)
+    let initial = try child.recording.initialState(as: JSONValue.self)
+    #expect(initial["priority"] != nil, "\(initial)")
+    let divergence = try Timeline(
+      recording: child.recording, reducer: Todo(), feature: "todo"
+    ).verify()
+    #expect(divergence == nil, "\(divergence!)")
+  }
+
   @Test func theTypesAreReadFromTheAppsState() throws {
     let state = Contacts.State(
       contacts: [],
@@ -119,5 +172,12 @@ import TimeTravel
     }
     #expect(StepList.text([3, 4, 5, 9, 11, 12]) == "3-5,9,11-12")
     #expect(StepList.steps("3-x") == nil)
+  }
+}
+
+extension JSONValue {
+  fileprivate var isRedactedPlaceholder: Bool {
+    if case let .string(text) = self { return text.hasPrefix("‹redacted ") }
+    return false
   }
 }

@@ -53,8 +53,9 @@ extension ReplayCommand.Export {
     try? manager.removeItem(at: temporary)
     let child: ChildRecording
     do {
+      // NB: The session's recording: read through the feature's migrations, where it has them.
       child = try ChildRecording.export(
-        recording, path: statePath, from: self.from, presentation: self.presentation ?? 1,
+        session.recording, path: statePath, from: self.from, presentation: self.presentation ?? 1,
         metadata: metadata, to: temporary, states: states
       ) { start, path in
         try self.childNames(path: path, start: start, session: session)

@@ -166,7 +166,10 @@ final class DebugAdapter {
       self.respond(to: seq, command)
       self.stopped("entry", description: "Restarted at the initial state")
     case "evaluate":
-      self.respond(to: seq, command, body: try self.evaluate(arguments))
+      let (body, moved) = try self.evaluate(arguments)
+      self.respond(to: seq, command, body: body)
+      // NB: After the answer: what the command did to the position, the editor shows anew.
+      if let moved { self.stopped("goto", description: moved) }
     case "disconnect":
       self.respond(to: seq, command)
       self.exitStatus = 0
@@ -772,7 +775,8 @@ final class DebugAdapter {
     }
   }
 
-  private func evaluate(_ arguments: DAPArguments) throws -> JSONValue {
+  /// The answer to `evaluate`, and what it moved, if it moved the session.
+  private func evaluate(_ arguments: DAPArguments) throws -> (JSONValue, moved: String?) {
     let session = try self.launched("evaluate")
     let expression = try arguments.requiredString("expression")
       .trimmingCharacters(in: .whitespaces)
@@ -788,10 +792,10 @@ final class DebugAdapter {
       let text = interpreter.run(expression)
       if interpreter.failed { throw DAPError(text) }
       let now = interpreter.session
-      if (now.position, now.divertedAt?.sent) != before || now !== session {
-        self.stopped("goto", description: "Moved by \(firstWord): step \(now.position)")
-      }
-      return .fields(["result": .string(text), "variablesReference": 0])
+      let moved =
+        (now.position, now.divertedAt?.sent) != before || now !== session
+        ? "Moved by \(firstWord): step \(now.position)" : nil
+      return (.fields(["result": .string(text), "variablesReference": 0]), moved)
     }
     // A state path: hovered, watched, or typed.
     let path: StatePath
@@ -808,12 +812,14 @@ final class DebugAdapter {
       throw DAPError("\(error)")
     }
     let variable = self.variables.variable(expression, value, path: path)
-    return .fields([
-      "result": variable["value"] ?? "",
-      "type": variable["type"],
-      "variablesReference": variable["variablesReference"] ?? 0,
-      "indexedVariables": variable["indexedVariables"],
-      "namedVariables": variable["namedVariables"],
-    ])
+    return (
+      .fields([
+        "result": variable["value"] ?? "",
+        "type": variable["type"],
+        "variablesReference": variable["variablesReference"] ?? 0,
+        "indexedVariables": variable["indexedVariables"],
+        "namedVariables": variable["namedVariables"],
+      ]), nil
+    )
   }
 }

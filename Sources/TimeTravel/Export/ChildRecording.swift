@@ -150,7 +150,12 @@ public struct ChildRecording: Sendable {
       metadata["appSchema"] = String(app.header.schemaVersion)
     }
     if let migration = app.header.migration {
-      metadata["appMigrated"] = "from version \(migration.from)"
+      metadata["appMigrated"] = "from version \(migration.from) by replay migrate"
+    } else if !app.appliedMigrationSteps.isEmpty {
+      // NB: Read through the app's migrations: the values are the app's current version's.
+      metadata["appMigrated"] =
+        "from version \(app.header.schemaVersion), read through "
+        + counted(app.appliedMigrationSteps.count, "migration step")
     }
     header.metadata = metadata.merging(extra) { $1 }.filter { !$0.value.isEmpty }
     var composer = RecordingComposer(header: header, initialState: child.value)
@@ -419,4 +424,8 @@ public enum StepList {
     }
     return steps
   }
+}
+
+private func counted(_ count: Int, _ noun: String) -> String {
+  "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
