@@ -44,10 +44,8 @@ extension ReplayBench {
         }
       }
     }
-    guard count == actions, lines == actions + 2 else {
-      print(
-        "  error: read \(count) actions and \(lines) lines, expected \(actions) and \(actions + 2)"
-      )
+    guard count == actions, lines >= actions + 2 else {
+      print("  error: read \(count) actions and \(lines) lines, expected \(actions) actions")
       throw ExitCode.failure
     }
     let baseline = median(raw)
@@ -58,8 +56,8 @@ extension ReplayBench {
     self.row("read + newline scan", baseline, per: actions)
     self.row("open + index", measured, per: actions)
     self.ratio(
-      measured / baseline, goal: "≤ 1.5×", met: measured / baseline <= 1.5,
-      note: rangeOfRounds(ratios)
+      median(ratios), goal: "≤ 1.1× the newline scan", met: median(ratios) <= 1.1,
+      note: rangeOfRounds(ratios) + ", \(lines) lines: actions, sites, shared records"
     )
     print()
   }

@@ -106,10 +106,53 @@ extension ReplayBench {
       self.row(label, duration, per: sends)
       let ratio = median(ratios[mode] ?? [])
       self.ratio(
-        ratio, goal: "≤ 1.10×", met: ratio <= 1.10, note: rangeOfRounds(ratios[mode] ?? [])
+        ratio, goal: "≤ 1.10× recording off", met: ratio <= 1.10,
+        note: rangeOfRounds(ratios[mode] ?? [])
       )
     }
+    try self.cpuPerRecordedAction(scratch: scratch, script: script, rounds: max(3, rounds / 3))
     print()
+  }
+
+  /// The whole CPU a recorded action costs, the sending thread and the writer's together (the
+  /// process's user and system time, until the recorder has written everything), against the
+  /// same sends with recording off: what recording always on costs a phone's battery.
+  @MainActor
+  static func cpuPerRecordedAction(scratch: URL, script: [Todos.Action], rounds: Int) throws {
+    func cpu() -> Duration {
+      var usage = rusage()
+      getrusage(RUSAGE_SELF.rawValue, &usage)
+      let micros =
+        (Int64(usage.ru_utime.tv_sec) + Int64(usage.ru_stime.tv_sec)) * 1_000_000
+        + Int64(usage.ru_utime.tv_usec) + Int64(usage.ru_stime.tv_usec)
+      return .microseconds(micros)
+    }
+    var on: [Duration] = []
+    var off: [Duration] = []
+    for round in 0..<rounds {
+      for recording in round.isMultiple(of: 2) ? [true, false] : [false, true] {
+        let url = scratch.appendingPathComponent("cpu-\(round).actionlog")
+        try? FileManager.default.removeItem(at: url)
+        let recorder =
+          recording
+          ? try RecorderOf<Todos>(
+            url: url, feature: "todos", initialState: Todos.State(),
+            options: LogWriter.Options(syncPolicy: .never))
+          : nil
+        let store = Self.todosStore(recordingTo: recorder)
+        let start = cpu()
+        for action in script { store.send(action) }
+        try recorder?.close()
+        let used = cpu() - start
+        if recording { on.append(used) } else { off.append(used) }
+      }
+    }
+    let ratios = zip(on, off).map { $0 / $1 }
+    self.row("CPU, recording off", median(off), per: script.count)
+    self.row("CPU, recorded (all threads)", median(on), per: script.count)
+    self.ratio(
+      median(ratios), goal: "≤ 2.5× the unrecorded send", met: median(ratios) <= 2.5,
+      note: rangeOfRounds(ratios))
   }
 
   /// A todos store, recording to `recorder` when there is one, with dependencies that make
