@@ -18,7 +18,7 @@ extension ReplayBench {
       "Opening a \(actions)-action log: Recording(contentsOf:) vs reading it and counting newlines"
     )
     let writeStart = ContinuousClock.now
-    try self.writeTodosLog(url, actions: actions)
+    try self.writeTodosLog(url, actions: actions, sharedRecords: true)
     let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? 0
     print("  (wrote \(megabytes(size)) MB in \(format(ContinuousClock.now - writeStart)))")
     try self.compareOpen(url, actions: actions, rounds: 15)

@@ -16,7 +16,8 @@ extension ReplayBench {
     try LogWriter(
       url: url,
       header: LogHeader(
-        feature: "todos", stateType: "Todos.State", actionType: "Todos.Action", startedAt: Date(),
+        feature: "todos", stateType: recordedTypeName(Todos.State.self),
+        actionType: recordedTypeName(Todos.Action.self), startedAt: Date(),
         checkpointInterval: 100
       ),
       initialState: Todos.State(),
@@ -25,22 +26,30 @@ extension ReplayBench {
   }
 
   /// Writes a todos log of `actions` actions a microsecond apart, without checkpoints.
-  static func writeTodosLog(_ url: URL, actions: Int) throws {
+  static func writeTodosLog(_ url: URL, actions: Int, sharedRecords: Bool = false) throws {
     let writer = try self.todosWriter(url)
     // As an app records it: each action with the line that sent it (a few lines, as a view
-    // sends from), and now and then a shared value changed from outside.
+    // sends from), and, with `sharedRecords`, now and then a shared value changed from outside.
     let sites = (0..<4).map {
       CallSite(fileID: "ExampleFeatures/TodosView.swift", line: UInt(20 + 5 * $0))
     }
+    // NB: With the ids the reducer reads, as a store records them: a replay without them would
+    // drift, every later element action reporting a missing element.
+    var added = 0
     for (index, action) in self.todosScript(count: actions).enumerated() {
-      if index % 1_000 == 999 {
+      var captured = CapturedValues()
+      if case .addTodoButtonTapped = action {
+        captured = CapturedValues(["uuid": [UUID(added).uuidString]])
+        added += 1
+      }
+      if sharedRecords, index % 1_000 == 999 {
         writer.append(
           .shared(seq: index, .value(name: ".inMemory(\"sync\")", source: .outside, value: index)))
       }
       writer.append(
         .action(
           seq: index + 1, time: .nanoseconds(index * 1_000), origin: .send, value: action,
-          captured: CapturedValues(), site: sites[(index / 7) % sites.count]
+          captured: captured, site: sites[(index / 7) % sites.count]
         )
       )
     }

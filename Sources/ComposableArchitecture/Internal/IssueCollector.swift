@@ -22,6 +22,15 @@ import IssueReporting
   /// The issues reported so far.
   public var issues: [Issue] { self.storage.value }
 
+  /// The issues reported since the last take, which are let go: one collector for many steps,
+  /// each taking its own.
+  public func take() -> [Issue] {
+    self.storage.withValue { issues in
+      defer { issues.removeAll(keepingCapacity: true) }
+      return issues
+    }
+  }
+
   public func reportIssue(
     _ message: @autoclosure () -> String?,
     severity: IssueSeverity,

@@ -1,6 +1,7 @@
 import ActionLog
-import ComposableArchitecture
+@_spi(Internals) import ComposableArchitecture
 import ConcurrencyExtras
+import IssueReporting
 
 /// Answers a replayed reducer's dependency reads with the values recorded for one action, and
 /// notes reads beyond them.
@@ -11,6 +12,15 @@ public final class DependencyPlayback: Sendable {
   /// Prepares to answer with `captured`.
   public init(_ captured: CapturedValues) {
     self.storage = LockIsolated((captured.values.mapValues { $0[...] }, [:]))
+  }
+
+  /// Answers with `captured` from now on, forgetting what was read: one playback for the steps
+  /// of a batch, each with its own values.
+  func reset(_ captured: CapturedValues) {
+    self.storage.withValue {
+      $0.remaining = captured.values.isEmpty ? [:] : captured.values.mapValues { $0[...] }
+      if !$0.overruns.isEmpty { $0.overruns = [:] }
+    }
   }
 
   /// Installs replaying versions of `dependencies` into `values`.
@@ -49,6 +59,12 @@ final class PlaybackBatch: @unchecked Sendable {
   let owner: AnyObject
   /// The playback of the step running, on the batch's own thread.
   var playback: DependencyPlayback?
+  /// One playback for every step of the batch, reset before each.
+  let reusedPlayback = DependencyPlayback(CapturedValues())
+  /// One collector of the issues a step reports, taken after each.
+  let issues = IssueCollector()
+  /// The reporters installed for a step: the collector.
+  lazy var reporters: [any IssueReporter] = [self.issues]
 
   init(owner: AnyObject) {
     self.owner = owner

@@ -122,13 +122,22 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     recordedEffects: JSONValue?,
     on state: inout R.State
   ) -> ReplayedStep {
-    let playback = DependencyPlayback(captured)
-    let issues = IssueCollector()
+    // NB: In a batch, the step reuses the batch's playback and issue collector: what a step
+    // costs beyond its reducer is paid once per batch where it can be.
+    let batch = PlaybackBatch.current.flatMap { $0.owner === self.identity ? $0 : nil }
+    let playback: DependencyPlayback
+    if let batch {
+      playback = batch.reusedPlayback
+      playback.reset(captured)
+    } else {
+      playback = DependencyPlayback(captured)
+    }
+    let issues = batch?.issues ?? IssueCollector()
     let context = ActionContext(id: UInt64(seq), origin: origin)
     let reduce = {
-      withIssueReporters([issues]) {
+      withIssueReporters(batch?.reporters ?? [issues]) {
         ActionContext.$current.withValue(context) {
-          if let batch = PlaybackBatch.current, batch.owner === self.identity {
+          if let batch {
             batch.playback = playback
             defer { batch.playback = nil }
             return self.reducer.reduce(into: &state, action: action)
@@ -161,7 +170,9 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     return ReplayedStep(
       seq: seq, overruns: playback.overruns, unread: playback.unread,
       issues: problems
-        + issues.issues.map { "\($0.message ?? "an issue") (\($0.fileID):\($0.line))" },
+        + (batch == nil ? issues.issues : issues.take()).map {
+          "\($0.message ?? "an issue") (\($0.fileID):\($0.line))"
+        },
       effects: effects.shape,
       recordedEffects: recordedEffects
     )

@@ -88,6 +88,16 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
     var value = root
     var walked: [Component] = []
     for component in self.components {
+      // NB: An element of an array, an identified array or a stack, by its position, without
+      // building a mirror of every element: what a search does at every step.
+      if case let .index(index) = component,
+        let indexed = Self.unwrapped(value) as? any _PathIndexable,
+        let element = indexed._element(at: index)
+      {
+        value = element
+        walked.append(component)
+        continue
+      }
       let mirror = Self.mirror(of: value)
       switch component {
       case let .name(name):
@@ -282,5 +292,17 @@ public struct StatePathError: Error, Sendable, Equatable, CustomStringConvertibl
       return "\"\(self.path)\" is not a state path (column \(column)): \(self.reason)."
     }
     return "\"\(self.path)\": \(self.reason)."
+  }
+}
+
+/// A collection a path reaches an element of by its position directly: its elements in the order
+/// its dump lists them.
+protocol _PathIndexable {
+  func _element(at index: Int) -> Any?
+}
+
+extension Array: _PathIndexable {
+  func _element(at index: Int) -> Any? {
+    self.indices.contains(index) ? self[index] : nil
   }
 }

@@ -52,25 +52,30 @@ extension Timeline {
       return try self.searchActions(
         stride(from: self.position + 1, through: self.count, by: 1), breakpoints, isCancelled)
     }
-    // Replays step after step from the current state, without caching what it passes.
-    var previous = try self.state(at: self.position)
-    var step = self.position
-    while step < self.count {
-      if step % 256 == 0, isCancelled() { return nil }
-      step += 1
-      var current = self.branch(previous, at: step - 1)
-      // NB: Decoded once, for the replay and the breakpoints.
-      let action = try self.replayer.action(step)
-      self.replayer.apply(action, to: &current)
-      let stops = self.stops(action.action, from: previous, to: current, watches, breakpoints)
-      if !stops.isEmpty {
-        try self.goto(step)
-        self.lastSearchStop = step
-        return (step, stops)
+    // Replays step after step from the current state, without caching what it passes, with
+    // the replay's dependencies installed once for all of them.
+    let start = self.position
+    let found: (step: Int, stops: [SearchStop])? = try self.replayer.batch {
+      var previous = try self.state(at: start)
+      var watched = WatchedValues(watches, in: previous)
+      var step = start
+      while step < self.count {
+        if step % 256 == 0, isCancelled() { return nil }
+        step += 1
+        var current = self.branch(previous, at: step - 1)
+        // NB: Decoded once, for the replay and the breakpoints.
+        let action = try self.replayer.action(step)
+        self.replayer.apply(action, to: &current)
+        let stops = self.stops(action.action, from: previous, to: current, &watched, breakpoints)
+        if !stops.isEmpty { return (step, stops) }
+        previous = current
       }
-      previous = current
+      return nil
     }
-    return nil
+    guard let found else { return nil }
+    try self.goto(found.step)
+    self.lastSearchStop = found.step
+    return found
   }
 
   /// Moves back to the latest step at or before the current one (before it, when the last search
@@ -90,17 +95,26 @@ extension Timeline {
     while end >= 1 {
       if isCancelled() { return nil }
       let start = max(0, self.recording.checkpoint(atOrBefore: end - 1))
-      var previous = try self.state(at: start)
-      var latest: (step: Int, stops: [SearchStop])?
-      for step in stride(from: start + 1, through: end, by: 1) {
-        if step % 256 == 0, isCancelled() { return nil }
-        var current = self.branch(previous, at: step - 1)
-        let action = try self.replayer.action(step)
-        self.replayer.apply(action, to: &current)
-        let stops = self.stops(action.action, from: previous, to: current, watches, breakpoints)
-        if !stops.isEmpty { latest = (step, stops) }
-        previous = current
+      var cancelled = false
+      let latest: (step: Int, stops: [SearchStop])? = try self.replayer.batch {
+        var previous = try self.state(at: start)
+        var watched = WatchedValues(watches, in: previous)
+        var latest: (step: Int, stops: [SearchStop])?
+        for step in stride(from: start + 1, through: end, by: 1) {
+          if step % 256 == 0, isCancelled() {
+            cancelled = true
+            return nil
+          }
+          var current = self.branch(previous, at: step - 1)
+          let action = try self.replayer.action(step)
+          self.replayer.apply(action, to: &current)
+          let stops = self.stops(action.action, from: previous, to: current, &watched, breakpoints)
+          if !stops.isEmpty { latest = (step, stops) }
+          previous = current
+        }
+        return latest
       }
+      if cancelled { return nil }
       if let latest {
         try self.goto(latest.step)
         self.lastSearchStop = latest.step
@@ -158,21 +172,18 @@ extension Timeline {
     }
   }
 
-  /// What stops a search at the step of `action`, which led from `previous` to `current`.
+  /// What stops a search at the step of `action`, which led from `previous` to `current`;
+  /// `watched` holds the watched values at `previous`, and then at `current`.
   private func stops(
     _ action: R.Action,
     from previous: R.State,
     to current: R.State,
-    _ watches: [StatePath],
+    _ watched: inout WatchedValues,
     _ breakpoints: [ActionBreakpoint]
   ) -> [SearchStop] {
     var stops: [SearchStop] = []
     if previous != current {
-      for path in watches {
-        let old = (try? path.dump(in: previous)) ?? "‹absent›"
-        let new = (try? path.dump(in: current)) ?? "‹absent›"
-        if old != new { stops.append(.watch(path, old: old, new: new)) }
-      }
+      stops = watched.changes(to: current)
     }
     if !breakpoints.isEmpty {
       for breakpoint in breakpoints where breakpoint.matches(action) {
@@ -180,6 +191,45 @@ extension Timeline {
       }
     }
     return stops
+  }
+}
+
+/// The values of watched paths at the step a search has reached, to compare the next step's with:
+/// each path is read once per step, and values are dumped only where they differ.
+struct WatchedValues {
+  private let paths: [StatePath]
+  private var values: [Any?]
+
+  init(_ paths: [StatePath], in state: Any) {
+    self.paths = paths
+    self.values = paths.map { try? $0.value(in: state) }
+  }
+
+  /// The watched values that `state` changes, as the search reports them; they become the
+  /// values compared with next.
+  mutating func changes(to state: Any) -> [SearchStop] {
+    var stops: [SearchStop] = []
+    for (index, path) in self.paths.enumerated() {
+      let new = try? path.value(in: state)
+      defer { self.values[index] = new }
+      let old = self.values[index]
+      // NB: Equal by `==` is unchanged; anything else is compared as it prints, as before.
+      if let old, let new, Self.areEqual(old, new) { continue }
+      let oldText = old.map { String(customDumping: $0) } ?? "‹absent›"
+      let newText = new.map { String(customDumping: $0) } ?? "‹absent›"
+      if oldText != newText { stops.append(.watch(path, old: oldText, new: newText)) }
+    }
+    return stops
+  }
+
+  /// Whether two values of one `Equatable` type are equal.
+  private static func areEqual(_ left: Any, _ right: Any) -> Bool {
+    guard let left = left as? any Equatable else { return false }
+    func open<T: Equatable>(_ left: T) -> Bool {
+      guard let right = right as? T else { return false }
+      return left == right
+    }
+    return open(left)
   }
 }
 
