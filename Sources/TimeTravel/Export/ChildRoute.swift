@@ -89,6 +89,14 @@ struct ChildRoute: Sendable {
     self.components = fixed
   }
 
+  /// Whether an action recorded as `bytes` may reach the child: it starts with the route's
+  /// first case, as a recorder writes it (`{"path":`). What does not is elsewhere.
+  func mayReach(_ bytes: [UInt8]) -> Bool {
+    guard case let .name(name)? = self.components.first else { return true }
+    let prefix = Array("{\"\(name)\":".utf8)
+    return bytes.starts(with: prefix)
+  }
+
   /// What `action`, an app's action, does to the child.
   func route(_ action: JSONValue) -> Routed {
     var value = action
@@ -182,7 +190,12 @@ struct ChildRoute: Sendable {
 
   /// `0` and `#0` name a screen; a UUID in any case.
   private static func matches(_ identity: String, _ wanted: String) -> Bool {
-    let wanted = wanted.hasPrefix("#") ? String(wanted.dropFirst()) : wanted
-    return identity.caseInsensitiveCompare(wanted) == .orderedSame
+    // NB: Identities fixed from the state match exactly: what a walk over every step compares.
+    if identity == wanted { return true }
+    let wanted = wanted.hasPrefix("#") ? wanted.dropFirst() : wanted[...]
+    // NB: ASCII letters in either case (a UUID typed in lowercase); anything else as it is.
+    return identity.utf8.elementsEqual(wanted.utf8) { left, right in
+      left == right || left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A
+    }
   }
 }
