@@ -111,6 +111,8 @@ int als_read_envelope(const uint8_t *payload, size_t count, als_envelope *envelo
     envelope->kind = ALS_KIND_END;
   } else if (CONSUME("site\",\"site\":")) {
     envelope->kind = ALS_KIND_SITE;
+  } else if (CONSUME("shared\",\"seq\":")) {
+    envelope->kind = ALS_KIND_SHARED;
   } else {
     return 0;
   }
@@ -292,6 +294,8 @@ ALWAYS_INLINE int scan_envelope(const uint8_t *payload, size_t count, als_sequen
     *kind = ALS_KIND_END;
   } else if (CONSUME("site\",\"site\":")) {
     *kind = ALS_KIND_SITE;
+  } else if (CONSUME("shared\",\"seq\":")) {
+    *kind = ALS_KIND_SHARED;
   } else {
     return 0;
   }

@@ -281,6 +281,47 @@ import Testing
       #expect(
         fast.callSitesByNumber == sequential.callSitesByNumber, "\(name)",
         sourceLocation: sourceLocation)
+      #expect(
+        fast.sharedLines.map { [$0.seq, $0.line.record, $0.line.offset, $0.line.payloadLength] }
+          == sequential.sharedLines.map {
+            [$0.seq, $0.line.record, $0.line.offset, $0.line.payloadLength]
+          },
+        "\(name)", sourceLocation: sourceLocation)
     }
+  }
+
+  /// Shared records between actions, before the first and at the end, read alike by both scans
+  /// however the file is split; one that does not follow the last action sends the file to the
+  /// sequential scanner, which says where it is.
+  @Test func indexesSharedRecords() throws {
+    let directory = TemporaryDirectory()
+    let data = try writeLog(to: directory.file(), count: 300)
+    var lines = data.split(separator: UInt8(ascii: "\n")).map { Data($0) + Data([10]) }
+    func shared(after seq: Int) -> Data {
+      framedLine(
+        #"{"kind":"shared","seq":\#(seq),"shared":".inMemory(\"n\")","source":"outside","value":\#(seq)}"#
+      )
+    }
+    /// The line after action `seq`'s (after the header for 0).
+    func after(_ seq: Int) -> Int {
+      guard seq > 0 else { return 1 }
+      let text = Array(#""kind":"action","seq":\#(seq),"#.utf8)
+      return lines.firstIndex { $0.firstRange(of: text) != nil }! + 1
+    }
+    // After the header (seq 0), after actions 1, 150 and 299, and after the last.
+    for seq in [300, 299, 150, 1, 0] {
+      lines.insert(shared(after: seq), at: after(seq))
+    }
+    let withShared = lines.reduce(Data(), +)
+    try self.expectAgreement(withShared, "shared")
+    for strategy in [FastScan.Strategy.parallel(from: 1), .sequential] {
+      let recording = try Recording(data: withShared, strategy: strategy)
+      #expect(recording.count == 300)
+      #expect(try recording.sharedRecords().map(\.seq) == [0, 1, 150, 299, 300])
+    }
+    // Out of place: it says it follows action 7, after action 150.
+    var misplaced = lines
+    misplaced.insert(shared(after: 7), at: after(150))
+    try self.expectAgreement(misplaced.reduce(Data(), +), "misplaced")
   }
 }

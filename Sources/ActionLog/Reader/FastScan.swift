@@ -149,6 +149,11 @@ enum FastScan {
     var tornTail: (offset: Int, length: Int)?
     /// The site records, in order, each with the action before it (0: none).
     var sites: [(line: LineRange, after: Int)] = []
+    /// The shared records, in order, each with the action it follows.
+    var shared: [(seq: Int, line: LineRange)] = []
+    /// Whether a record is out of place (a shared record that does not follow the last action):
+    /// the sequential scanner says where.
+    var isMisplaced = false
 
     /// The first chunk's index, which must start at the first action.
     init?(_ first: Chunk) {
@@ -180,6 +185,13 @@ enum FastScan {
         line.record += record - 1
         self.checkpoints[seq] = line
       }
+      for (line, seq, after) in chunk.shared {
+        var line = line
+        line.record += record - 1
+        // NB: A shared record before the chunk's first action follows the previous chunk's last.
+        if after == nil, seq != actionsBefore { self.isMisplaced = true }
+        self.shared.append((seq, line))
+      }
     }
   }
 
@@ -204,6 +216,9 @@ enum FastScan {
     /// The site records, each with the seq of the action before it in the chunk (`nil`: before
     /// the chunk's first action).
     var sites: [(line: LineRange, after: Int?)] = []
+    /// The shared records, each with the action it says it follows and the seq of the action
+    /// before it in the chunk (`nil`: before the chunk's first action).
+    var shared: [(line: LineRange, seq: Int, after: Int?)] = []
 
     /// Scans the lines in `start..<end`, numbering records from 1; `nil` at anything
     /// but a healthy action, checkpoint or (last) end record.
@@ -278,6 +293,15 @@ enum FastScan {
           } else {
             self.recordsBeforeActions += 1
             self.sites.append((line.range, nil))
+          }
+        case Int32(ALS_KIND_SHARED):
+          if line.last_action_seq >= 0 {
+            guard seq == Int(line.last_action_seq) else { return false }
+            self.recordsBetweenActions.append(Int(line.last_action_seq))
+            self.shared.append((line.range, seq, Int(line.last_action_seq)))
+          } else {
+            self.recordsBeforeActions += 1
+            self.shared.append((line.range, seq, nil))
           }
         case Int32(ALS_KIND_END):
           guard isLast,

@@ -62,6 +62,7 @@ extension RecordKind {
     case Int32(ALS_KIND_NOTE): self = .note
     case Int32(ALS_KIND_END): self = .end
     case Int32(ALS_KIND_SITE): self = .site
+    case Int32(ALS_KIND_SHARED): self = .shared
     default: return nil
     }
   }

@@ -160,6 +160,7 @@ struct Scanner {
 
   /// Takes the index of a healthy recording scanned in parallel.
   private mutating func adopt(_ fast: FastScan.Result, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard !fast.isMisplaced else { return false }
     // NB: A handful of records, read here: one the sequential scanner would refuse sends the
     // file to it.
     var sites = RecordedSites()
@@ -169,6 +170,7 @@ struct Scanner {
       guard sites.add(payload, codec: self.codec, line: line, after: after) else { return false }
     }
     self.sites = sites
+    self.sharedLines = fast.shared
     self.actions = fast.actions
     self.checkpointLines = fast.checkpoints
     if let endTime = fast.endTime {

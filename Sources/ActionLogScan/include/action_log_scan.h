@@ -12,6 +12,8 @@ enum {
   ALS_KIND_END = 3,
   /// A site record: its `seq` is the number it gives a source line.
   ALS_KIND_SITE = 4,
+  /// A shared record: its `seq` is the action it follows.
+  ALS_KIND_SHARED = 5,
 };
 
 /// What a record's payload starts with, as this library writes it:
