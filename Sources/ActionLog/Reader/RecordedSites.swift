@@ -66,6 +66,23 @@ extension Recording {
     return number
   }
 
+  /// The site of action `seq`, whose record was decoded and said `via`: without `via`, the site
+  /// of the action before it, which walking in order has just read, when the memo has it.
+  func site(ofAction seq: Int, via: Int?) -> CallSite? {
+    guard !self.sites.lines.isEmpty else { return nil }
+    if let via {
+      self.siteMemo.remember(via, ofAction: seq)
+      return self.sites[via]
+    }
+    if seq > 1, self.checkpointLines[seq - 1] == nil,
+      let known = self.siteMemo.number(ofAction: seq - 1)
+    {
+      self.siteMemo.remember(known, ofAction: seq)
+      return self.sites[known]
+    }
+    return self.site(ofAction: seq)
+  }
+
   /// Whether any action of the recording says where it was sent from.
   public var hasCallSites: Bool {
     !self.sites.lines.isEmpty

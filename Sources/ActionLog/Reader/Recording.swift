@@ -272,7 +272,7 @@ public final class Recording: Sendable {
       captured: record.uses ?? CapturedValues(),
       recordedEffects: record.yields,
       recordedUpdate: self.header.hasStepUpdates ? record.update ?? [] : nil,
-      site: record.via.map { self.sites[$0] } ?? self.site(ofAction: seq)
+      site: self.site(ofAction: seq, via: record.via)
     )
   }
 
