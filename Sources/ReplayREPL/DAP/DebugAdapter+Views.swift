@@ -15,7 +15,7 @@ extension DebugAdapter {
     if let diverted = session.divertedAt {
       frames.append(
         .fields([
-          "id": .integer(Int64(diverted.step + 1)), "line": 0, "column": 0,
+          "id": .integer(Int64(Self.diversionFrame(session))), "line": 0, "column": 0,
           "name": .string(
             "a diversion: \(counted(diverted.sent, "action")) sent at step \(diverted.step)"),
           "presentationHint": "label",
@@ -57,7 +57,8 @@ extension DebugAdapter {
   func scopes(_ arguments: DAPArguments) throws -> JSONValue {
     let session = try self.launched("scopes")
     let frame = try arguments.requiredInt("frameId")
-    let step = frame - 1
+    // NB: The diversion's frame shows the diverted state, at the step it started from.
+    let step = frame == Self.diversionFrame(session) ? session.position : frame - 1
     guard step >= 0, step <= session.count else {
       throw DAPError("scopes: \(frame) is not a frame of this stop: ask stackTrace again.")
     }
@@ -207,5 +208,10 @@ extension DebugAdapter {
         "namedVariables": variable["namedVariables"],
       ]), nil
     )
+  }
+
+  /// The id of a diversion's frame: past every step's (a step's is the step plus one).
+  static func diversionFrame(_ session: any TimelineSession) -> Int {
+    session.count + 2
   }
 }
