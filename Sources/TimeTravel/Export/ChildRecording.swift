@@ -179,14 +179,13 @@ public struct ChildRecording: Sendable {
       let after = route.locate(in: try state(step))
       // NB: Most of an app's actions go elsewhere: one whose bytes do not start with the
       // route's first case is not parsed at all.
+      // NB: Read as recorded unless the recording is read through migrations, once a step.
+      let bytes = app.appliedMigrationSteps.isEmpty ? try app.actionValueBytes(step) : nil
       func actionValue() throws -> JSONValue {
-        app.appliedMigrationSteps.isEmpty
-          ? try JSONValue.parse(app.actionValueBytes(step))
-          : try app.action(step, as: JSONValue.self).action
+        if let bytes { return try JSONValue.parse(bytes) }
+        return try app.action(step, as: JSONValue.self).action
       }
-      let mayReach =
-        try after == nil || !app.appliedMigrationSteps.isEmpty
-        || route.mayReach(app.actionValueBytes(step))
+      let mayReach = after == nil || bytes.map(route.mayReach) ?? true
       let routed = mayReach ? route.route(try actionValue()) : .elsewhere
       guard let after else {
         ending = Ending(
@@ -202,7 +201,7 @@ public struct ChildRecording: Sendable {
           cancelled: Self.cancellations(in: try app.recordedEffects(ofAction: step)))
         break
       }
-      try shared.appendValues(after: step - 1, to: &composer, names: shared.names)
+      try shared.appendValues(after: step - 1, to: &composer)
       if case let .action(value, pointer) = routed {
         var site: Int?
         let number = app.siteNumber(ofAction: step)

@@ -39,11 +39,10 @@ struct SharedTranslation {
   }
 
   /// Appends the changes recorded after app action `seq` of the values the child holds.
-  func appendValues(
-    after seq: Int, to composer: inout RecordingComposer, names: Set<String>
-  ) throws {
+  func appendValues(after seq: Int, to composer: inout RecordingComposer) throws {
     for change in self.values[seq] ?? [] {
-      guard case let .value(name, _, _) = change, names.contains(Self.wholeName(name)) else {
+      guard case let .value(name, _, _) = change, self.names.contains(Self.wholeName(name))
+      else {
         continue
       }
       try composer.appendShared(change)
