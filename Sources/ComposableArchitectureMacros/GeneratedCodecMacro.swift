@@ -95,8 +95,8 @@ public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
     let decl: DeclSyntax = """
       \(raw: declaration.availability)extension \(type.trimmed): \
       ComposableArchitecture._JSONDecodable {
-        \(raw: declaration.accessPrefix)init<Reader: ComposableArchitecture._JSONReading>(\
-      _json reader: Reader, at index: Int) throws {
+        \(raw: declaration.accessPrefix)init(\
+      _json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
           \(raw: body.joined(separator: "\n    "))
         }
       }
@@ -111,8 +111,8 @@ public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
     else { return [] }
     return [
       """
-      \(raw: declaration.accessPrefix)init<Reader: ComposableArchitecture._JSONReading>(\
-      _json reader: Reader, at index: Int) throws {
+      \(raw: declaration.accessPrefix)init(\
+      _json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
         \(raw: body.joined(separator: "\n  "))
       }
       """

@@ -25,7 +25,7 @@ struct GeneratedCodecMacroTests {
         case pair(zeta: Int, String, alpha: Double?)
         case `default`(`in`: [Int?])
 
-        public init<Reader: ComposableArchitecture._JSONReading>(_json reader: Reader, at index: Int) throws {
+        public init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
           let (key, value) = try reader.soleMember(ofObject: index)
           try reader.requireObject(at: value)
           if reader.key(key, is: "tapped") {

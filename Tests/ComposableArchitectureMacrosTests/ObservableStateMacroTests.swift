@@ -136,7 +136,7 @@ struct ObservableStateMacroTests {
       }
 
       extension State: ComposableArchitecture._JSONDecodable {
-        init<Reader: ComposableArchitecture._JSONReading>(_json reader: Reader, at index: Int) throws {
+        init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
           try reader.requireObject(at: index)
           self.zebra = try reader.member("zebra", of: index, at: \Self.zebra)
           self._count = try reader.member("count", of: index, at: \Self._count)

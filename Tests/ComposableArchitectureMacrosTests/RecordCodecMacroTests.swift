@@ -78,7 +78,7 @@ struct RecordCodecMacroTests {
       }
 
       extension State: ComposableArchitecture._JSONDecodable {
-        init<Reader: ComposableArchitecture._JSONReading>(_json reader: Reader, at index: Int) throws {
+        init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
           try reader.requireObject(at: index)
           self._alert = try reader.member("alert", of: index, at: \Self._alert)
           self.results = try reader.member("results", of: index, at: \Self.results)
@@ -176,7 +176,7 @@ struct RecordCodecMacroTests {
       }
 
       extension Action: ComposableArchitecture._JSONDecodable {
-        public init<Reader: ComposableArchitecture._JSONReading>(_json reader: Reader, at index: Int) throws {
+        public init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
           let (key, value) = try reader.soleMember(ofObject: index)
           try reader.requireObject(at: value)
           if reader.key(key, is: "response") {

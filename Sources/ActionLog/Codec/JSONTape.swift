@@ -1,3 +1,5 @@
+import StepChanges
+
 /// One pass over a JSON text: each value's kind and where its bytes are, in document order, so
 /// that a decoder reads members and elements by offset, and turns into strings and numbers only
 /// what it is asked for.
@@ -5,24 +7,10 @@
 /// Validates the JSON as it goes (RFC 8259: one value, with whitespace around it), with a nesting
 /// limit, and never recurses: a hostile nesting depth costs a counter, not the stack.
 struct JSONTape {
-  enum Kind: UInt8 {
-    case object, array, string, escapedString, number, `true`, `false`, null
-  }
-
-  /// A value: for a string, its bytes between the quotes; for a number, its text; for an
-  /// object or array, its members or elements follow it, up to `end`.
-  struct Token {
-    var kind: Kind
-    /// Where its bytes start.
-    var start: Int32
-    /// How many bytes: for strings and numbers, their text's; for objects and arrays, from the
-    /// opening bracket to the closing one.
-    var length: Int32
-    /// The index of the first token after this value and everything in it.
-    var end: Int32
-    /// For an object, its members; for an array, its elements.
-    var count: Int32
-  }
+  typealias Kind = _JSONToken.Kind
+  /// A value (``StepChanges/_JSONToken``): for a string, its bytes between the quotes; for a
+  /// number, its text; for an object or array, its members or elements follow it, up to `end`.
+  typealias Token = _JSONToken
 
   private(set) var tokens: [Token] = []
 
@@ -33,13 +21,55 @@ struct JSONTape {
   }
 
   init(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512) throws(SyntaxError) {
-    self.tokens.reserveCapacity(max(8, bytes.count / 6))
-    var parser = Parser(bytes: bytes, maximumDepth: maximumDepth)
-    try parser.parse(into: &self.tokens)
+    // NB: A record's tokens are written to the stack, then copied once into the array the tape
+    // keeps: no array grows token by token.
+    let tokens = try withUnsafeTemporaryAllocation(of: Token.self, capacity: 128) {
+      (stack) throws(SyntaxError) -> [Token] in
+      var buffer = TokenBuffer(stack)
+      defer { buffer.release() }
+      var parser = Parser(bytes: bytes, maximumDepth: maximumDepth)
+      try parser.parse(into: &buffer)
+      return Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count))
+    }
+    self.tokens = tokens
   }
 
   subscript(index: Int) -> Token {
     self.tokens[index]
+  }
+
+  /// Tokens as the parser writes them: in a buffer it is given, then on the heap when they
+  /// outgrow it.
+  struct TokenBuffer {
+    var base: UnsafeMutablePointer<Token>
+    var capacity: Int
+    var count = 0
+    private var isOnHeap = false
+
+    init(_ buffer: UnsafeMutableBufferPointer<Token>) {
+      self.base = buffer.baseAddress!
+      self.capacity = buffer.count
+    }
+
+    @inline(__always)
+    mutating func append(_ token: Token) {
+      if self.count == self.capacity { self.grow() }
+      (self.base + self.count).initialize(to: token)
+      self.count += 1
+    }
+
+    mutating func grow() {
+      let larger = UnsafeMutablePointer<Token>.allocate(capacity: self.capacity * 2)
+      larger.moveInitialize(from: self.base, count: self.count)
+      if self.isOnHeap { self.base.deallocate() }
+      self.base = larger
+      self.capacity *= 2
+      self.isOnHeap = true
+    }
+
+    func release() {
+      if self.isOnHeap { self.base.deallocate() }
+    }
   }
 
   private struct Parser {
@@ -65,13 +95,16 @@ struct JSONTape {
       }
     }
 
-    mutating func parse(into tokens: inout [Token]) throws(SyntaxError) {
-      // The containers open around the current position: their token, and whether an object.
-      var open: [(index: Int, isObject: Bool)] = []
+    mutating func parse(into tokens: inout TokenBuffer) throws(SyntaxError) {
+      // The innermost container open around the current position (-1 at the top), and how
+      // many are open. While a container is open, its token's `end` holds the index of the
+      // one around it.
+      var container = -1
+      var depth = 0
       self.skipWhitespace()
       parsing: while true {
         // A value's position; in an object, its member's key comes first.
-        if open.last?.isObject == true {
+        if container >= 0, tokens.base[container].kind == .object {
           guard self.offset < self.bytes.count, self.bytes[self.offset] == UInt8(ascii: "\"")
           else { throw self.fail("an object's member must start with a string key") }
           try self.string(into: &tokens)
@@ -84,18 +117,19 @@ struct JSONTape {
         guard self.offset < self.bytes.count else {
           throw self.fail("the text ends where a value should be")
         }
-        if let container = open.last?.index { tokens[container].count += 1 }
+        if container >= 0 { tokens.base[container].count += 1 }
         let byte = self.bytes[self.offset]
         if byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[") {
-          guard open.count < self.maximumDepth else {
+          guard depth < self.maximumDepth else {
             throw self.fail("values are nested more than \(self.maximumDepth) deep")
           }
           let isObject = byte == UInt8(ascii: "{")
-          open.append((tokens.count, isObject))
           tokens.append(
             Token(
-              kind: isObject ? .object : .array, start: Int32(self.offset), length: 0, end: 0,
-              count: 0))
+              kind: isObject ? .object : .array, start: Int32(self.offset), length: 0,
+              end: Int32(container), count: 0))
+          container = tokens.count - 1
+          depth += 1
           self.offset += 1
           self.skipWhitespace()
           let close = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
@@ -108,16 +142,19 @@ struct JSONTape {
           self.skipWhitespace()
         }
         // After a value: a comma and the next one, or closing brackets, or the end.
-        while let (container, isObject) = open.last {
+        while container >= 0 {
+          let isObject = tokens.base[container].kind == .object
           guard self.offset < self.bytes.count else {
             throw self.fail("the text ends inside \(isObject ? "an object" : "an array")")
           }
           let byte = self.bytes[self.offset]
           if byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
             self.offset += 1
-            open.removeLast()
-            tokens[container].end = Int32(tokens.count)
-            tokens[container].length = Int32(self.offset) - tokens[container].start
+            let closed = container
+            container = Int(tokens.base[closed].end)
+            depth -= 1
+            tokens.base[closed].end = Int32(tokens.count)
+            tokens.base[closed].length = Int32(self.offset) - tokens.base[closed].start
             self.skipWhitespace()
           } else if byte == UInt8(ascii: ",") {
             self.offset += 1
@@ -134,7 +171,7 @@ struct JSONTape {
       }
     }
 
-    mutating func scalar(into tokens: inout [Token]) throws(SyntaxError) {
+    mutating func scalar(into tokens: inout TokenBuffer) throws(SyntaxError) {
       let start = self.offset
       func literal(_ text: StaticString, _ kind: Kind) throws(SyntaxError) {
         let count = text.utf8CodeUnitCount
@@ -158,7 +195,7 @@ struct JSONTape {
       }
     }
 
-    mutating func number(into tokens: inout [Token]) throws(SyntaxError) {
+    mutating func number(into tokens: inout TokenBuffer) throws(SyntaxError) {
       let start = self.offset
       func digits() -> Int {
         let from = self.offset
@@ -197,7 +234,7 @@ struct JSONTape {
           end: Int32(tokens.count + 1), count: 0))
     }
 
-    mutating func string(into tokens: inout [Token]) throws(SyntaxError) {
+    mutating func string(into tokens: inout TokenBuffer) throws(SyntaxError) {
       self.offset += 1
       let start = self.offset
       var escaped = false

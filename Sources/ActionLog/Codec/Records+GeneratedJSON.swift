@@ -82,7 +82,7 @@ extension JSONValue: _JSONEncodable {
 extension ActionRecord: _JSONDecodable where Action: Decodable {
   /// As its synthesized `Decodable` reads it; the action through its generated code, when its
   /// type has some.
-  init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
+  init(_json reader: _JSONReader, at index: Int) throws {
     try reader.requireObject(at: index)
     self.kind = try reader.member("kind", of: index, as: String.self)
     self.seq = try reader.member("seq", of: index, as: Int.self)
@@ -99,7 +99,7 @@ extension ActionRecord: _JSONDecodable where Action: Decodable {
 
 extension JSONPatchOperation: _JSONDecodable {
   /// As its `Codable` conformance reads it.
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
+  public init(_json reader: _JSONReader, at index: Int) throws {
     guard let op = Kind(rawValue: try reader.member("op", of: index, as: String.self)),
       let path = Self.fastTokens(of: try reader.member("path", of: index, as: String.self))
     else { throw _JSONUnsupported() }
@@ -131,8 +131,8 @@ extension JSONPatchOperation: _JSONDecodable {
 extension JSONValue: _JSONDecodable {
   /// As its `Codable` conformance reads it: an integer where one fits, the first of two members
   /// of the same name.
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
-    guard let document = reader as? TapeDocument else {
+  public init(_json reader: _JSONReader, at index: Int) throws {
+    guard let document = reader.document as? TapeDocument else {
       self = try reader.decode(JSONValue.self, at: index)
       return
     }

@@ -1,58 +1,13 @@
 import Foundation
 import StepChanges
 
-// The decoder's document as generated code reads it (``StepChanges/_JSONReading``): the same
-// tokens and conversions as its containers', without them. Errors here carry no coding path:
-// the caller decodes the value again with `Codable`, which names it.
+// The decoder's document behind the reader generated code reads (``StepChanges/_JSONReader``):
+// what that code hands back to it. Errors here carry no coding path: the caller decodes the
+// value again with `Codable`, which names it.
 
-extension TapeDocument: _JSONReading {
-  func isNull(at index: Int) -> Bool {
-    self.tokens[index].kind == .null
-  }
-
-  func requireObject(at index: Int) throws {
-    guard self.tokens[index].kind == .object else { throw _JSONUnsupported() }
-  }
-
-  func member(_ key: StaticString, ofObject index: Int) throws -> Int? {
-    let tokens = self.tokens
-    guard tokens[index].kind == .object else { throw _JSONUnsupported() }
-    var member = index + 1
-    let end = Int(tokens[index].end)
-    while member < end {
-      let token = tokens[member]
-      // NB: A key written with escapes is compared by `Codable`'s path.
-      guard token.kind == .string else { throw _JSONUnsupported() }
-      let found = key.withUTF8Buffer { wanted in
-        Int(token.length) == wanted.count && wanted.elementsEqual(self.bytes(of: token))
-      }
-      if found { return member + 1 }
-      member = Int(tokens[member + 1].end)
-    }
-    return nil
-  }
-
-  func soleMember(ofObject index: Int) throws -> (key: UnsafeRawBufferPointer, value: Int) {
-    let token = self.tokens[index]
-    guard token.kind == .object, token.count == 1, self.tokens[index + 1].kind == .string else {
-      throw _JSONUnsupported()
-    }
-    return (self.bytes(of: self.tokens[index + 1]), index + 2)
-  }
-
-  func elements(ofArray index: Int) throws -> _JSONElements {
-    let token = self.tokens[index]
-    guard token.kind == .array else { throw _JSONUnsupported() }
-    let tokens = self.tokens
-    return _JSONElements(first: index + 1, count: Int(token.count)) { Int(tokens[$0].end) }
-  }
-
-  func string(at index: Int) throws -> String {
+extension TapeDocument: _JSONReaderSource {
+  func escapedString(at index: Int) throws -> String {
     try self.string(at: index, path: { nil })
-  }
-
-  func bool(at index: Int) throws -> Bool {
-    try self.bool(at: index, path: { nil })
   }
 
   func integer<Integer: FixedWidthInteger>(_ type: Integer.Type, at index: Int) throws -> Integer {
@@ -61,11 +16,6 @@ extension TapeDocument: _JSONReading {
 
   func double(at index: Int) throws -> Double {
     try self.double(at: index, path: { nil })
-  }
-
-  func uuid(at index: Int) throws -> UUID {
-    guard let uuid = self.parsedUUID(at: index) else { throw _JSONUnsupported() }
-    return uuid
   }
 
   func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
@@ -77,6 +27,17 @@ extension TapeDocument: _JSONReading {
   func generated<T: Decodable>(_ type: T.Type, at index: Int) -> T? {
     guard let generated = type as? any _JSONDecodable.Type, _JSONGeneratedDecoding.isEnabled
     else { return nil }
-    return (try? generated.init(_json: self, at: index)) as? T
+    return self.tokens.withUnsafeBufferPointer { tokens in
+      let reader = _JSONReader(tokens: tokens, bytes: self.bytes, source: self)
+      return Self.read(generated, as: T.self, from: reader, at: index)
+    }
+  }
+
+  /// The value of `type`, which is `T`, opened: no existential box between them.
+  private static func read<Generated: _JSONDecodable, T>(
+    _ type: Generated.Type, as: T.Type, from reader: _JSONReader, at index: Int
+  ) -> T? {
+    guard let value = try? Generated(_json: reader, at: index) else { return nil }
+    return value as? T
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import StepChanges
 
 /// Decodes `Decodable` values from JSON bytes over a ``JSONTape``: one pass to find every value,
 /// then containers that read members and elements by offset, comparing keys as bytes and making
@@ -106,34 +107,8 @@ final class TapeDocument {
   /// without making a string of it; `nil` for anything else.
   func parsedUUID(at index: Int) -> UUID? {
     let token = self.tokens[index]
-    guard token.kind == .string, token.length == 36 else { return nil }
-    let text = self.bytes(of: token)
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(16)
-    var offset = 0
-    while offset < 36 {
-      if offset == 8 || offset == 13 || offset == 18 || offset == 23 {
-        guard text[offset] == UInt8(ascii: "-") else { return nil }
-        offset += 1
-        continue
-      }
-      guard let high = Self.hexDigit(text[offset]), let low = Self.hexDigit(text[offset + 1])
-      else { return nil }
-      bytes.append(high << 4 | low)
-      offset += 2
-    }
-    return bytes.withUnsafeBytes { buffer in
-      UUID(uuid: buffer.load(as: uuid_t.self))
-    }
-  }
-
-  static func hexDigit(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
-    }
+    guard token.kind == .string else { return nil }
+    return _JSONReader.uuid(self.bytes(of: token))
   }
 
   // MARK: - Scalars
@@ -203,7 +178,7 @@ final class TapeDocument {
     let token = try self.token(at: index, of: .string, as: type, path: path)
     let bytes = self.bytes(of: token)
     if token.kind == .string {
-      guard let string = String(validating: bytes, as: UTF8.self) else {
+      guard let string = _JSONReader.string(validating: bytes) else {
         throw self.corrupted(path(), "The string is not valid UTF-8.")
       }
       return string

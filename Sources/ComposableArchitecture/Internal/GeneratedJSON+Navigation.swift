@@ -89,7 +89,8 @@ extension IdentifiedArray: _JSONDecodable
 where Element: _JSONDecodable & Identifiable, ID == Element.ID {
   /// From an array of elements of unique identities: one that repeats is left to `Codable`,
   /// which says so.
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
+  @inlinable
+  public init(_json reader: _JSONReader, at index: Int) throws {
     self.init()
     for element in try reader.elements(ofArray: index) {
       guard self.append(try Element(_json: reader, at: element)).inserted else {
@@ -100,7 +101,8 @@ where Element: _JSONDecodable & Identifiable, ID == Element.ID {
 }
 
 extension IdentifiedAction: _JSONDecodable where ID: _JSONDecodable, Action: _JSONDecodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
+  @inlinable
+  public init(_json reader: _JSONReader, at index: Int) throws {
     let (key, value) = try reader.soleMember(ofObject: index)
     guard reader.key(key, is: "element") else { throw _JSONUnsupported() }
     self = .element(
@@ -109,7 +111,8 @@ extension IdentifiedAction: _JSONDecodable where ID: _JSONDecodable, Action: _JS
 }
 
 extension PresentationAction: _JSONDecodable where Action: _JSONDecodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
+  @inlinable
+  public init(_json reader: _JSONReader, at index: Int) throws {
     let (key, value) = try reader.soleMember(ofObject: index)
     try reader.requireObject(at: value)
     if reader.key(key, is: "dismiss") {
@@ -123,13 +126,15 @@ extension PresentationAction: _JSONDecodable where Action: _JSONDecodable {
 }
 
 extension PresentationState: _JSONDecodable where State: _JSONDecodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
+  @inlinable
+  public init(_json reader: _JSONReader, at index: Int) throws {
     self.init(wrappedValue: reader.isNull(at: index) ? nil : try State(_json: reader, at: index))
   }
 }
 
 extension StackElementID: _JSONDecodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
+  @inlinable
+  public init(_json reader: _JSONReader, at index: Int) throws {
     self.init(rawValue: try reader.integer(Int.self, at: index))
   }
 }

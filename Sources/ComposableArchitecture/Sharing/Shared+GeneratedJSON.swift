@@ -11,7 +11,7 @@ extension Shared: _JSONEncodable where Value: Encodable {
 }
 
 extension Shared: _JSONDecodable where Value: Decodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
+  public init(_json reader: _JSONReader, at index: Int) throws {
     throw _JSONUnsupported()
   }
 }
@@ -23,7 +23,7 @@ extension SharedReader: _JSONEncodable where Value: Encodable {
 }
 
 extension SharedReader: _JSONDecodable where Value: Decodable {
-  public init<Reader: _JSONReading>(_json reader: Reader, at index: Int) throws {
+  public init(_json reader: _JSONReader, at index: Int) throws {
     throw _JSONUnsupported()
   }
 }
