@@ -54,6 +54,15 @@ struct ProfileReplay: ParsableCommand {
 
     // A search for a breakpoint that matches nothing, over the whole recording: alone (it only
     // decodes), and with a watchpoint that never fires (it replays every step).
+    if ProcessInfo.processInfo.environment["PROFILE_ONLY_WATCH"] != nil {
+      let timeline = try Timeline(recording: recording, reducer: Todos(), feature: "todos")
+      try timeline.goto(min(50, recording.count))
+      start = ContinuousClock.now
+      _ = try timeline.continueForward(
+        watching: [StatePath("todos[0].isComplete")], breakpoints: [])
+      ReplayBench.row("continue, watching a value", ContinuousClock.now - start, per: steps)
+      return
+    }
     let never = ActionBreakpoint("noSuchCase")
     let timeline = try Timeline(recording: recording, reducer: Todos(), feature: "todos")
     start = ContinuousClock.now
@@ -63,6 +72,11 @@ struct ProfileReplay: ParsableCommand {
     start = ContinuousClock.now
     _ = try timeline.continueForward(watching: [StatePath("noSuchField")], breakpoints: [never])
     let searchingAndWatching = ContinuousClock.now - start
+    // A watchpoint on a value that is there and never changes: read and compared every step.
+    try timeline.goto(min(50, recording.count))
+    start = ContinuousClock.now
+    _ = try timeline.continueForward(watching: [StatePath("todos[0].isComplete")], breakpoints: [])
+    let watching = ContinuousClock.now - start
 
     ReplayBench.row("decode", decoding, per: steps)
     ReplayBench.row("replay decoded actions", replaying, per: steps)
@@ -70,6 +84,7 @@ struct ProfileReplay: ParsableCommand {
     ReplayBench.row("reducer alone", reducing, per: steps)
     ReplayBench.row("continue, breakpoint", searching, per: recording.count)
     ReplayBench.row("continue, + watchpoint", searchingAndWatching, per: recording.count)
+    ReplayBench.row("continue, watching a value", watching, per: max(1, recording.count - 50))
     if replayed != reduced { print("  (the reducer alone ended in another state)") }
     if replayed != batched { print("  (the batch ended in another state)") }
   }

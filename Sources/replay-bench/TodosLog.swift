@@ -2,6 +2,7 @@ import ActionLog
 import StepChanges
 import ComposableArchitecture
 import ExampleFeatures
+import ExampleSchemas
 import Foundation
 import TimeTravel
 
@@ -18,7 +19,10 @@ extension ReplayBench {
       header: LogHeader(
         feature: "todos", stateType: recordedTypeName(Todos.State.self),
         actionType: recordedTypeName(Todos.Action.self), startedAt: Date(),
-        checkpointInterval: 100
+        checkpointInterval: 100,
+        // NB: The types' version as the store records it: an older one would be migrated
+        // on every read, which no store-made recording is.
+        schemaVersion: FeatureSchema.of(Todos.State.self).version
       ),
       initialState: Todos.State(),
       options: .init(syncPolicy: .never, codec: codec)

@@ -345,4 +345,39 @@ import TimeTravel
       try StatePath("nope").value(in: state)
     }
   }
+
+  /// A state of the shapes a path walks by key path or by mirror.
+  private struct Shapes {
+    struct Inner { var flag = true }
+    final class Box { var inner = Inner() }
+    var action: () -> Void = {}
+    var name = "plain"
+    var _name = "wrapped"
+    var _count = 3
+    var maybe: Inner? = Inner()
+    var none: Inner? = nil
+    var box = Box()
+  }
+
+  private struct OtherShapes {
+    var name = 7
+  }
+
+  @Test func pathsReadPropertiesAsTheStateShowsThem() throws {
+    let state = Shapes()
+    // Twice each: the second read is the one that uses what the first found.
+    for _ in 0..<2 {
+      #expect(try StatePath("name").value(in: state) as? String == "plain")
+      #expect(try StatePath("count").value(in: state) as? Int == 3)
+      #expect(try StatePath("maybe.flag").value(in: state) as? Bool == true)
+      #expect(try StatePath("box.inner.flag").value(in: state) as? Bool == true)
+      #expect(try StatePath("name").value(in: OtherShapes()) as? Int == 7)
+      #expect(
+        throws: StatePathError(
+          path: "none.flag", column: nil, reason: "\"none\" has no \"flag\"")
+      ) {
+        try StatePath("none.flag").value(in: state)
+      }
+    }
+  }
 }

@@ -98,6 +98,11 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
         walked.append(component)
         continue
       }
+      if case let .name(name) = component, let property = Self.storedProperty(name, of: value) {
+        value = property
+        walked.append(component)
+        continue
+      }
       let mirror = Self.mirror(of: value)
       switch component {
       case let .name(name):
@@ -254,10 +259,12 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
     }
   }
 
+  /// What an optional holds; any other value, or `nil`, as it is.
   static func unwrapped(_ value: Any) -> Any {
-    let mirror = Mirror(reflecting: value)
-    if mirror.displayStyle == .optional, let some = mirror.children.first {
-      return some.value
+    // NB: Not by a mirror: a collection's mirror copies every element, at every step a
+    // search reads the path.
+    if let optional = value as? any _StatePathOptional, let some = optional._wrapped {
+      return some
     }
     return value
   }
@@ -293,6 +300,15 @@ public struct StatePathError: Error, Sendable, Equatable, CustomStringConvertibl
     }
     return "\"\(self.path)\": \(self.reason)."
   }
+}
+
+/// An optional, told apart without a mirror.
+protocol _StatePathOptional {
+  var _wrapped: Any? { get }
+}
+
+extension Optional: _StatePathOptional {
+  var _wrapped: Any? { self.map { $0 as Any } }
 }
 
 /// A collection a path reaches an element of by its position directly: its elements in the order
