@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -170,6 +172,7 @@ public enum _StepChanges {
     _ old: Value, _ new: Value, at path: [String], into sink: inout Sink
   ) {
     if isIdentical(old, new) { return }
+    if replacesLeaf(old, new, at: path, into: &sink) { return }
     // NB: An optional first: a cast to a protocol looks through it.
     if let new = new as? any _StepChangingOptional {
       new._appendOptionalChanges(from: old, at: path, into: &sink)
@@ -181,6 +184,33 @@ public enum _StepChanges {
       return
     } else {
       sink.compare(path, encodable(old), encodable(new))
+    }
+  }
+
+  /// A number, a Boolean, a UUID or a string, told by its type alone (no cast): replaced when
+  /// it changed, as a comparison of its JSON would. `false` for any other type.
+  ///
+  /// Values of these types whose bits differ differ, but for strings, which are compared.
+  static func replacesLeaf<Value, Sink: StepChangeSink>(
+    _ old: Value, _ new: Value, at path: [String], into sink: inout Sink
+  ) -> Bool {
+    func replace<Leaf: Encodable>(_: Leaf.Type) -> Bool {
+      sink.replace(path, unsafeBitCast(new, to: Leaf.self))
+      return true
+    }
+    switch ObjectIdentifier(Value.self) {
+    case ObjectIdentifier(String.self):
+      let (old, new) = (unsafeBitCast(old, to: String.self), unsafeBitCast(new, to: String.self))
+      if old != new { sink.replace(path, new) }
+      return true
+    case ObjectIdentifier(Bool.self): return replace(Bool.self)
+    case ObjectIdentifier(Int.self): return replace(Int.self)
+    case ObjectIdentifier(Int64.self): return replace(Int64.self)
+    case ObjectIdentifier(Int32.self): return replace(Int32.self)
+    case ObjectIdentifier(UInt.self): return replace(UInt.self)
+    case ObjectIdentifier(UInt64.self): return replace(UInt64.self)
+    case ObjectIdentifier(UUID.self): return replace(UUID.self)
+    default: return false
     }
   }
 
@@ -207,9 +237,10 @@ public enum _StepChanges {
       }
       return generated(type)
     }
+    let equal = equality(of: Element.self)
     self.elements(
       old, new, at: path, into: &sink, whole: whole,
-      same: { isIdentical($0, $1) ? true : isEqual($0, $1) },
+      same: { isIdentical($0, $1) ? true : equal?($0, $1) },
       diff: { value($0, $1, at: $2, into: &$3) })
   }
 
@@ -219,9 +250,10 @@ public enum _StepChanges {
     _ old: [Element], _ new: [Element], at path: [String], into sink: inout Sink,
     whole: (old: Any, new: Any)
   ) {
+    let equal = equality(of: Element.self)
     self.elements(
       old, new, at: path, into: &sink, whole: whole,
-      same: { $0._isIdentical(to: $1) ? true : isEqual($0, $1) },
+      same: { $0._isIdentical(to: $1) ? true : equal?($0, $1) },
       diff: { old, new, path, sink in
         if !old._isIdentical(to: new) { new._appendStepChanges(from: old, at: path, into: &sink) }
       })
@@ -352,11 +384,17 @@ public enum _StepChanges {
 
   /// Whether two values are equal, when their type is `Equatable`; `nil` when it is not.
   static func isEqual<Value>(_ old: Value, _ new: Value) -> Bool? {
-    guard let old = old as? any Equatable else { return nil }
-    return open(old, new)
+    equality(of: Value.self).map { $0(old, new) }
   }
 
-  private static func open<E: Equatable>(_ old: E, _ new: Any) -> Bool {
-    old == (new as? E)
+  /// `==` of `Value`, when it is `Equatable`: its conformance looked up once, for every pair
+  /// of elements compared with it, and no value boxed.
+  static func equality<Value>(of type: Value.Type) -> ((Value, Value) -> Bool)? {
+    guard let equatable = type as? any Equatable.Type else { return nil }
+    func opened<E: Equatable>(_: E.Type) -> (Value, Value) -> Bool {
+      // NB: `E` is `Value`.
+      { unsafeBitCast($0, to: E.self) == unsafeBitCast($1, to: E.self) }
+    }
+    return opened(equatable)
   }
 }

@@ -292,17 +292,21 @@ public final class LogWriter: @unchecked Sendable {
       self.condition.unlock()
 
       var error: String?
-      for entry in batch {
-        self.encoder.append(entry, to: &buffer)
-        if let rolling = self.rolling, case let .checkpoint(seq, state) = entry,
+      // NB: By index: each entry is read where it is, not copied out of the batch.
+      for index in batch.indices {
+        self.encoder.append(batch[index], to: &buffer)
+        if let rolling = self.rolling, case let .checkpoint(seq, state) = batch[index],
           self.rotationIsDue(rolling, buffered: buffer.count)
         {
           error = error ?? self.rotate(rolling, after: seq, state: state, buffer: &buffer)
         }
       }
       // NB: Emptied here, so the entries are destroyed on this thread, and handed back to be
-      // the next `pending` (unless it is larger than a batch needs to be).
-      batch.removeAll(keepingCapacity: batch.capacity / 2 <= self.options.batchSize)
+      // the next `pending`: kept while the batches fill it (a burst, when growing it again would
+      // copy it and fault in fresh pages on the sending thread), given back once they do not.
+      let keepsMemory =
+        batch.capacity / 2 <= self.options.batchSize || batch.count * 4 >= batch.capacity
+      batch.removeAll(keepingCapacity: keepsMemory)
       if isClosing {
         self.encoder.appendEnding(at: endTime, to: &buffer)
       }

@@ -120,7 +120,7 @@ struct RecordEncoder {
       )
       do {
         if self.actionPaths.isEmpty {
-          try Framing.append(to: &buffer) { try self.encode(record, appendingTo: &$0) }
+          try self.appendFramed(record, to: &buffer)
         } else {
           let payload = try self.redacted(self.codec.encode(record), self.actionPaths)
           Framing.append(payload: payload, to: &buffer)
@@ -139,7 +139,7 @@ struct RecordEncoder {
       )
       do {
         if self.statePaths.isEmpty {
-          try Framing.append(to: &buffer) { try self.encode(record, appendingTo: &$0) }
+          try self.appendFramed(record, to: &buffer)
         } else {
           let payload = try self.redacted(self.codec.encode(record), self.statePaths)
           Framing.append(payload: payload, to: &buffer)
@@ -174,7 +174,7 @@ struct RecordEncoder {
             kind: RecordKind.shared.rawValue, seq: seq, shared: name, source: source.rawValue,
             value: AnyEncodable(value: written), where: nil)
         }
-        try Framing.append(to: &buffer) { try self.encode(record, appendingTo: &$0) }
+        try self.appendFramed(record, to: &buffer)
       } catch {
         let text = "a shared value's change after action \(seq) could not be encoded: \(error)"
         self.onEncodingFailure?(text)
@@ -288,10 +288,26 @@ struct RecordEncoder {
 
   /// Appends a record's JSON to `buffer`; on a throw, `buffer` is as it was.
   private func encode<T: Encodable>(_ record: T, appendingTo buffer: inout [UInt8]) throws {
-    if let compact = self.compact {
+    try Self.encode(record, appendingTo: &buffer, codec: self.codec, compact: self.compact)
+  }
+
+  /// Appends a framed record: its JSON, written in place.
+  private func appendFramed<T: Encodable>(_ record: T, to buffer: inout [UInt8]) throws {
+    // NB: The closure holds the two codecs, not a copy of the whole encoder.
+    let (codec, compact) = (self.codec, self.compact)
+    try Framing.append(to: &buffer) {
+      try Self.encode(record, appendingTo: &$0, codec: codec, compact: compact)
+    }
+  }
+
+  private static func encode<T: Encodable>(
+    _ record: T, appendingTo buffer: inout [UInt8], codec: any RecordCodec,
+    compact: (codec: CompactJSONCodec, writer: JSONStreamWriter)?
+  ) throws {
+    if let compact {
       try compact.codec.encode(record, appendingTo: &buffer, with: compact.writer)
     } else {
-      try self.codec.encode(record, appendingTo: &buffer)
+      try codec.encode(record, appendingTo: &buffer)
     }
   }
 
@@ -331,7 +347,7 @@ extension JSONPatchOperation {
   public static func changes<State>(
     from old: State, to new: State, codec: any RecordCodec = CompactJSONCodec()
   ) -> [JSONPatchOperation]? {
-    guard new is any _StepChanging else { return nil }
+    guard let new = new as? any _StepChanging else { return nil }
     var sink = PatchSink { value in
       // NB: The values most changes hold, as the codec writes them, without writing them.
       switch value {
@@ -341,7 +357,13 @@ extension JSONPatchOperation {
       default: return try JSONValue.parse(codec.encode(AnyEncodable(value: value)))
       }
     }
-    _StepChanges.value(old, new, at: [], into: &sink)
+    // NB: The state's type opened once: its members are compared without casting it again.
+    func compare<Changing: _StepChanging>(_ new: Changing) -> Bool {
+      guard let old = old as? Changing else { return false }
+      if !new._isIdentical(to: old) { new._appendStepChanges(from: old, at: [], into: &sink) }
+      return true
+    }
+    guard compare(new) else { return nil }
     return sink.failure == nil ? sink.operations : nil
   }
 }
