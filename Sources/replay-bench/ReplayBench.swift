@@ -148,14 +148,18 @@ struct ProfileSend: AsyncParsableCommand {
   @Flag(help: "With --recording: the writer encodes nothing until the end.")
   var writerIdle = false
 
+  @Flag(help: "With --recording: without step updates.")
+  var withoutUpdates = false
+
   func run() async throws {
     let (count, path) = (self.count, self.recording)
     let mode: ReplayBench.Mode = self.writerIdle ? .enqueueOnly : .concurrent
+    let stepUpdates = !self.withoutUpdates
     try await MainActor.run {
       let recorder = try path.map { path in
         try RecorderOf<Todos>(
           url: URL(fileURLWithPath: path), feature: "todos", initialState: Todos.State(),
-          options: mode.options
+          stepUpdates: stepUpdates, options: mode.options
         )
       }
       let store = ReplayBench.todosStore(recordingTo: recorder)

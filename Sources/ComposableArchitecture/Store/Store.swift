@@ -57,24 +57,27 @@ public final class Store<State, Action>: Observable {
     // NB: Observers of the store (Observation) are told after each action, as a whole.
     _ = core.addObserver { [weak self] _ in
       guard let self else { return }
-      self.observationRegistrar.withMutation(of: self, keyPath: \.state) {}
+      self.observationRegistrar.withMutation(of: self, keyPath: self.stateKeyPath) {}
     }
   }
 
   private let observationRegistrar = ObservationRegistrar()
+  /// `\.state`, made once: a key path into a generic class is built anew each time its literal
+  /// is evaluated, which every send and every read of the state would pay for.
+  private let stateKeyPath: KeyPath<Store, State> = \.state
 
   /// The current state of the store.
   ///
   /// Reading it inside `withObservationTracking` tracks the store: the `onChange` closure runs
   /// when the next action has been reduced.
   public var state: State {
-    self.observationRegistrar.access(self, keyPath: \.state)
+    self.observationRegistrar.access(self, keyPath: self.stateKeyPath)
     return self.core.state
   }
 
   /// Reads a value from the current state, tracked as ``state`` is.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    self.observationRegistrar.access(self, keyPath: \.state)
+    self.observationRegistrar.access(self, keyPath: self.stateKeyPath)
     return self.core.state[keyPath: keyPath]
   }
 
