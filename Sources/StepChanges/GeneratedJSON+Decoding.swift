@@ -84,21 +84,27 @@ public struct _JSONReader {
   public func member(_ key: StaticString, ofObject index: Int) throws -> Int? {
     let object = self.tokens[index]
     guard object.kind == .object else { throw _JSONUnsupported() }
-    let wanted = UnsafeRawBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-    var member = index + 1
-    let end = Int(object.end)
-    while member < end {
-      let token = self.tokens[member]
-      // NB: A key written with escapes is compared by `Codable`'s path.
-      guard token.kind == .string else { throw _JSONUnsupported() }
-      if Int(token.length) == wanted.count,
-        memcmp(self.bytes.baseAddress! + Int(token.start), wanted.baseAddress!, wanted.count) == 0
-      {
-        return member + 1
+    // The member's value, -1 when there is none, -2 when a key is written with escapes (which
+    // `Codable`'s path compares).
+    let found = key.withUTF8Buffer { wanted -> Int in
+      var member = index + 1
+      let end = Int(object.end)
+      while member < end {
+        let token = self.tokens[member]
+        guard token.kind == .string else { return -2 }
+        if Int(token.length) == wanted.count,
+          wanted.isEmpty
+            || memcmp(
+              self.bytes.baseAddress! + Int(token.start), wanted.baseAddress!, wanted.count) == 0
+        {
+          return member + 1
+        }
+        member = Int(self.tokens[member + 1].end)
       }
-      member = Int(self.tokens[member + 1].end)
+      return -1
     }
-    return nil
+    guard found != -2 else { throw _JSONUnsupported() }
+    return found >= 0 ? found : nil
   }
 
   /// The key and value of the one member of the object at `index` (an enum's case); throws

@@ -138,11 +138,21 @@ extension ReplayBench {
     var generator = SplitMix64(seed: 1)
     var seeks: [Duration] = []
     var farEnds: [Duration] = []
+    var limits: [Duration] = []
     for _ in 0..<200 {
       let step = Int.random(in: 0...recording.count, using: &generator)
       let start = ContinuousClock.now
       try timeline.goto(step)
       seeks.append(ContinuousClock.now - start)
+      // What no seek can go below: the checkpoint before the step decoded, and the reducer alone
+      // over the actions from there.
+      let limitStart = ContinuousClock.now
+      let checkpoint = step / interval * interval
+      let from =
+        checkpoint == 0
+        ? Todos.State() : try recording.checkpoint(after: checkpoint, as: Todos.State.self)
+      if step > checkpoint { _ = reducerAlone(from: from, (checkpoint + 1)...step) }
+      limits.append(ContinuousClock.now - limitStart)
       // The far end again, from a fresh timeline, beside it.
       let fresh = try Timeline(recording: recording, reducer: Todos(), feature: "todos")
       let farAgain = ContinuousClock.now
@@ -158,6 +168,11 @@ extension ReplayBench {
     self.figure("seek, random steps", format(median(seeks)), "median of 200; p95 \(p95)")
     let seekRatio = median(seeks) / median(farEnds)
     self.ratio(seekRatio, goal: "≤ 2× the far end", met: seekRatio <= 2)
+    self.figure(
+      "  its limit", format(median(limits)),
+      "the checkpoint before each step decoded, and the reducer alone from there")
+    let limitRatio = median(seeks) / median(limits)
+    self.ratio(limitRatio, goal: "≤ 1.3× its limit", met: limitRatio <= 1.3)
 
     // Memory, each in a fresh process so one cannot reuse what the other freed: the growth of
     // peak resident memory while walking every step of a stretch with a timeline, against

@@ -21,7 +21,11 @@ struct StateCache<State> {
 
   /// The cached step closest at or before `step`.
   func nearest(atOrBefore step: Int) -> Int? {
-    self.states.keys.filter { $0 <= step }.max()
+    var nearest: Int?
+    for cached in self.states.keys where cached <= step && cached > (nearest ?? .min) {
+      nearest = cached
+    }
+    return nearest
   }
 
   mutating func insert(_ state: State, at step: Int) {
@@ -30,7 +34,10 @@ struct StateCache<State> {
 
   /// Drops states that are neither near `position` nor on the thinned grid far from it.
   mutating func thin(around position: Int) {
-    for step in self.states.keys where !self.keeps(step, around: position) {
+    // NB: The steps to drop are listed first: removing while iterating the keys would copy
+    // the whole cache, which the keys still hold.
+    let dropped = self.states.keys.filter { !self.keeps($0, around: position) }
+    for step in dropped {
       self.states[step] = nil
     }
     if self.states.count > self.capacity {
@@ -41,7 +48,8 @@ struct StateCache<State> {
     }
   }
 
-  private func keeps(_ step: Int, around position: Int) -> Bool {
+  /// Whether thinning around `position` keeps `step`.
+  func keeps(_ step: Int, around position: Int) -> Bool {
     let distance = abs(step - position)
     if distance <= self.denseRadius { return true }
     // Spacing doubles every time the distance doubles past the dense radius.
