@@ -20,6 +20,19 @@ extension JSONStreamWriter {
     } else {
       return false
     }
+    return self.writesGenerated(opened: generated)
+  }
+
+  /// Appends `value`, whose type's generated code writes it, to `buffer`, without finding that
+  /// code by a cast; `false`, with `buffer` as it was, where that code leaves the value to
+  /// `Codable` (then ``encode(_:appendingTo:)`` writes it).
+  func encodeGenerated<T: _JSONEncodable>(_ value: T, appendingTo buffer: inout [UInt8]) -> Bool {
+    swap(&self.output, &buffer)
+    defer { swap(&self.output, &buffer) }
+    return self.writesGenerated(opened: value)
+  }
+
+  private func writesGenerated(opened generated: some _JSONEncodable) -> Bool {
     let start = self.output.count
     var json = _JSONBuffer(fallback: self.fallback)
     swap(&json.bytes, &self.output)

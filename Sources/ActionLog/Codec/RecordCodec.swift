@@ -1,4 +1,5 @@
 import Foundation
+import StepChanges
 
 /// Encodes and decodes record payloads: the one seam through which every payload passes, so a
 /// faster JSON implementation can replace Foundation's without touching the format or its
@@ -52,6 +53,19 @@ public struct CompactJSONCodec: RecordCodec {
     _ value: T, appendingTo buffer: inout [UInt8], with writer: JSONStreamWriter
   ) throws {
     if writer.encode(value, appendingTo: &buffer) { return }
+    buffer.append(contentsOf: try FoundationJSONCodec().encode(value))
+  }
+
+  /// As ``encode(_:appendingTo:with:)``, for a value whose type has generated code: called
+  /// directly, not found by a cast.
+  func encode<T: Encodable & _JSONEncodable>(
+    _ value: T, appendingTo buffer: inout [UInt8], with writer: JSONStreamWriter
+  ) throws {
+    if writer.encodeGenerated(value, appendingTo: &buffer)
+      || writer.encode(value, appendingTo: &buffer)
+    {
+      return
+    }
     buffer.append(contentsOf: try FoundationJSONCodec().encode(value))
   }
 

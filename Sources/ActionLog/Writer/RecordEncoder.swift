@@ -300,6 +300,19 @@ struct RecordEncoder {
     }
   }
 
+  /// Appends a framed record whose type has generated code, which writes it directly.
+  private func appendFramed<T: Encodable & _JSONEncodable>(
+    _ record: T, to buffer: inout [UInt8]
+  ) throws {
+    guard let compact = self.compact else {
+      let codec = self.codec
+      return try Framing.append(to: &buffer) { try codec.encode(record, appendingTo: &$0) }
+    }
+    try Framing.append(to: &buffer) {
+      try compact.codec.encode(record, appendingTo: &$0, with: compact.writer)
+    }
+  }
+
   private static func encode<T: Encodable>(
     _ record: T, appendingTo buffer: inout [UInt8], codec: any RecordCodec,
     compact: (codec: CompactJSONCodec, writer: JSONStreamWriter)?
