@@ -813,6 +813,7 @@
   // MARK: - Start
 
   load().then((loaded) => {
+    performance.mark("replay-loaded");
     prepare(loaded);
     renderSummary();
     fillCaseFilter();

@@ -91,8 +91,10 @@ def main():
         facts["ready"] = page.evaluate("document.body.dataset.ready")
         facts["timings"] = page.evaluate("""() => {
             const ready = performance.getEntriesByName('replay-ready')[0];
+            const loaded = performance.getEntriesByName('replay-loaded')[0];
             const paint = performance.getEntriesByName('first-contentful-paint')[0];
-            return {ready: ready ? ready.startTime : null, firstContentfulPaint: paint ? paint.startTime : null};
+            return {ready: ready ? ready.startTime : null, loaded: loaded ? loaded.startTime : null,
+                    firstContentfulPaint: paint ? paint.startTime : null};
         }""")
         # Requests other than the page itself.
         facts["requests"] = [r for r in facts["requests"] if not r.startswith(url)]
