@@ -39,7 +39,8 @@ extension ReplayBench {
         $0.uuid = .incrementing
         $0.continuousClock = ImmediateClock()
       } operation: {
-        for step in range { _ = Todos().reduce(into: &state, action: actionsDecoded[step - 1]) }
+        let reducer = Todos()
+        for step in range { _ = reducer.reduce(into: &state, action: actionsDecoded[step - 1]) }
       }
       return state
     }
