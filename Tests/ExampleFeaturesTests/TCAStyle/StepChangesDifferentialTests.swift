@@ -101,6 +101,19 @@ enum ChangeMode: Codable, Equatable, Sendable {
     }
   }
 
+  @Test func aStringSpeltAnotherWayGivesTheSameUpdatesEitherWay() throws {
+    // NB: Equal as Swift strings (canonically equivalent), not byte for byte: both ways
+    // compare strings as Swift does.
+    var composed = ChangeSample()
+    composed.title = "caf\u{E9}"
+    var decomposed = composed
+    decomposed.title = "cafe\u{301}"
+    #expect(composed.title == decomposed.title)
+    let (values, json) = try self.writeBoth(
+      initial: composed, steps: [(1, decomposed), (2, composed)])
+    #expect(values == json)
+  }
+
   #if !FEATURES_INLINE
     @Test func theTodosScriptGivesTheSameUpdates() throws {
       let recording = try Recording(contentsOf: bundledRecording("todos"))
