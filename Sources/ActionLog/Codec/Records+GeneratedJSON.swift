@@ -83,6 +83,14 @@ extension ActionRecord: _JSONDecodable where Action: Decodable {
   /// As its synthesized `Decodable` reads it; the action through its generated code, when its
   /// type has some.
   init(_json reader: _JSONReader, at index: Int) throws {
+    try self.init(_json: reader, at: index) {
+      try reader.member("value", of: index, as: Action.self)
+    }
+  }
+
+  /// As ``init(_json:at:)``, the action read by `value`: an action type's generated code called
+  /// directly, not found again for each record.
+  init(_json reader: _JSONReader, at index: Int, value: () throws -> Action) throws {
     try reader.requireObject(at: index)
     self.kind = try reader.member("kind", of: index, as: String.self)
     self.seq = try reader.member("seq", of: index, as: Int.self)
@@ -90,7 +98,7 @@ extension ActionRecord: _JSONDecodable where Action: Decodable {
     self.time = try reader.member("time", of: index, as: Int64.self)
     self.trigger = try reader.member("trigger", of: index, as: Int?.self)
     self.uses = try reader.member("uses", of: index, as: CapturedValues?.self)
-    self.value = try reader.member("value", of: index, as: Action.self)
+    self.value = try value()
     self.yields = try reader.member("yields", of: index, as: JSONValue?.self)
     self.update = try reader.member("update", of: index, as: [JSONPatchOperation]?.self)
     self.via = try reader.member("via", of: index, as: Int?.self)

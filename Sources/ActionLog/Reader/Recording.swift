@@ -251,6 +251,13 @@ public final class Recording: Sendable {
     let line = try self.actionLine(seq)
     let record = try self.decode(
       ActionRecord<Action>.self, at: line, part: .action, value: (Action.self, "action \(seq)"))
+    return try self.recordedAction(seq, record, at: line)
+  }
+
+  /// Action `seq` as its record says, once its envelope is checked.
+  func recordedAction<Action>(
+    _ seq: Int, _ record: ActionRecord<Action>, at line: LineRange
+  ) throws -> RecordedAction<Action> {
     // NB: The scan checked these where it read them; the parallel scan reads them only here.
     guard record.time >= 0 else {
       throw ActionLogError.undecodable(

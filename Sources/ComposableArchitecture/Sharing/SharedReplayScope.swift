@@ -26,6 +26,10 @@ public final class _SharedReplayScope: @unchecked Sendable {
 
   @TaskLocal static var current: _SharedReplayScope?
 
+  /// Whether a scope is installed on this task: shared values decoded now join it, so they must
+  /// be decoded here, in order, not on another thread.
+  public static var isInstalled: Bool { Self.current != nil }
+
   /// An empty scope.
   public init() {}
 

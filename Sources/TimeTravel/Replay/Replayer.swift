@@ -65,6 +65,21 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     try self.shared.decodeAction(seq) { try self.recording.action(seq, as: R.Action.self) }
   }
 
+  /// Recorded actions `first` through `last`, decoded for applying in order, as ``action(_:)``
+  /// decodes each: a long run is decoded ahead on another thread while the reducer runs.
+  func actions(from first: Int, through last: Int) -> RecordedActions<R.Action> {
+    // NB: Without shared values to join, an action is its record alone, which any thread reads.
+    guard self.shared.decodesActionsAlone else {
+      return RecordedActions(
+        from: first, through: last, decodesAhead: false, reporters: [],
+        decode: { [self] in try self.action($0) })
+    }
+    return RecordedActions(
+      from: first, through: last, decodesAhead: true,
+      reporters: PlaybackBatch.current?.issues.outside ?? IssueReporters.current,
+      decode: self.recording.actionReader(as: R.Action.self))
+  }
+
   /// Applies a recorded action decoded earlier to `state`, as ``apply(_:to:)`` does: for
   /// replaying the same actions many times.
   @discardableResult
@@ -103,14 +118,16 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
   /// steps do is the same; a loop over many steps pays less for each.
   public func batch<T>(_ body: () throws -> T) rethrows -> T {
     if PlaybackBatch.current?.owner === self.identity { return try body() }
-    let batch = PlaybackBatch(owner: self.identity)
+    let batch = PlaybackBatch(owner: self.identity, outside: IssueReporters.current)
     return try withDependencies {
       for dependency in self.dependencies {
         let name = dependency.name
         dependency.replay(&$0) { [batch] in batch.playback?.next(name) }
       }
     } operation: {
-      try PlaybackBatch.$current.withValue(batch) { try body() }
+      try withIssueReporters([batch.issues]) {
+        try PlaybackBatch.$current.withValue(batch) { try body() }
+      }
     }
   }
 
@@ -122,60 +139,95 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     recordedEffects: JSONValue?,
     on state: inout R.State
   ) -> ReplayedStep {
-    // NB: In a batch, the step reuses the batch's playback and issue collector: what a step
+    // NB: In a batch, the step reuses the batch's playback and issue reporter: what a step
     // costs beyond its reducer is paid once per batch where it can be.
-    let batch = PlaybackBatch.current.flatMap { $0.owner === self.identity ? $0 : nil }
-    let playback: DependencyPlayback
-    if let batch {
-      playback = batch.reusedPlayback
-      playback.reset(captured)
-    } else {
-      playback = DependencyPlayback(captured)
+    if let batch = PlaybackBatch.current, batch.owner === self.identity {
+      return self.run(
+        action, seq: seq, origin: origin, captured: captured, recordedEffects: recordedEffects,
+        on: &state, in: batch)
     }
-    let issues = batch?.issues ?? IssueCollector()
-    let context = ActionContext(id: UInt64(seq), origin: origin)
-    let reduce = {
-      withIssueReporters(batch?.reporters ?? [issues]) {
-        ActionContext.$current.withValue(context) {
-          if let batch {
-            batch.playback = playback
-            defer { batch.playback = nil }
-            return self.reducer.reduce(into: &state, action: action)
-          }
-          return withDependencies {
-            playback.install(self.dependencies, into: &$0)
-          } operation: {
-            self.reducer.reduce(into: &state, action: action)
-          }
+    let playback = DependencyPlayback(captured)
+    let issues = IssueCollector()
+    let (effects, problems) = self.step(seq: seq, origin: origin, on: &state) { state in
+      withIssueReporters([issues]) {
+        withDependencies {
+          playback.install(self.dependencies, into: &$0)
+        } operation: {
+          self.reducer.reduce(into: &state, action: action)
         }
       }
     }
-    let effects: Effect<R.Action>
-    var problems: [String] = []
-    if seq > 0 {
-      do {
-        try self.shared.applyWrites(before: seq, to: &state)
-      } catch {
-        problems.append("A recorded write of the rest of the app could not be applied: \(error)")
-      }
-      do {
-        effects = try self.shared.run(before: seq, reduce)
-      } catch {
-        problems.append("A recorded change of a shared value could not be applied: \(error)")
-        effects = self.shared.runUnrecorded(reduce)
-      }
-    } else {
-      effects = self.shared.runUnrecorded(reduce)
-    }
+    let tally = playback.tally
     return ReplayedStep(
-      seq: seq, overruns: playback.overruns, unread: playback.unread,
-      issues: problems
-        + (batch == nil ? issues.issues : issues.take()).map {
-          "\($0.message ?? "an issue") (\($0.fileID):\($0.line))"
-        },
+      seq: seq, overruns: tally.overruns, unread: tally.unread,
+      issues: problems + issues.issues.map(\.replayDescription),
       effects: effects.shape,
       recordedEffects: recordedEffects
     )
+  }
+
+  /// A step in a batch: its dependencies read the batch's playback, reset to the step's values,
+  /// and its issues go to the batch's reporter, which collects them while the step runs.
+  private func run(
+    _ action: R.Action,
+    seq: Int,
+    origin: ActionOrigin,
+    captured: CapturedValues,
+    recordedEffects: JSONValue?,
+    on state: inout R.State,
+    in batch: PlaybackBatch
+  ) -> ReplayedStep {
+    let playback = batch.reusedPlayback
+    playback.reset(captured)
+    batch.playback = playback
+    batch.issues.begin()
+    let (effects, problems) = self.step(seq: seq, origin: origin, on: &state) { state in
+      self.reducer.reduce(into: &state, action: action)
+    }
+    let issues = batch.issues.end()
+    batch.playback = nil
+    let tally = playback.tally
+    return ReplayedStep(
+      seq: seq, overruns: tally.overruns, unread: tally.unread,
+      issues: issues.isEmpty ? problems : problems + issues,
+      effects: effects.shape,
+      recordedEffects: recordedEffects
+    )
+  }
+
+  /// Runs `reduce` as step `seq`: after the recorded writes of the rest of the app before it,
+  /// with the recorded changes of the shared values, in the action's context.
+  private func step(
+    seq: Int,
+    origin: ActionOrigin,
+    on state: inout R.State,
+    _ reduce: (inout R.State) -> Effect<R.Action>
+  ) -> (Effect<R.Action>, [String]) {
+    let context = ActionContext(id: UInt64(seq), origin: origin)
+    var problems: [String] = []
+    guard seq > 0 else {
+      let effects = self.shared.runUnrecorded {
+        ActionContext.$current.withValue(context) { reduce(&state) }
+      }
+      return (effects, problems)
+    }
+    do {
+      try self.shared.applyWrites(before: seq, to: &state)
+    } catch {
+      problems.append("A recorded write of the rest of the app could not be applied: \(error)")
+    }
+    let effects: Effect<R.Action>
+    do {
+      effects = try self.shared.run(before: seq) {
+        ActionContext.$current.withValue(context) { reduce(&state) }
+      }
+    } catch {
+      problems.append("A recorded change of a shared value could not be applied: \(error)")
+      effects = self.shared.runUnrecorded {
+        ActionContext.$current.withValue(context) { reduce(&state) }
+      }
+    }
+    return (effects, problems)
   }
 
   /// The state after action `seq`, computed from the nearest checkpoint at or before it.
@@ -185,10 +237,27 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
       start == 0
       ? try self.initialState()
       : try self.checkpoint(after: start)
-    for next in stride(from: start + 1, through: seq, by: 1) {
-      try self.apply(next, to: &state)
-    }
+    try self.replay(from: start + 1, through: seq, on: &state)
     return state
+  }
+
+  /// Applies recorded actions `first` through `last` to `state` in order, in one batch, and
+  /// hands each step's result to `each` (none when `last` is before `first`).
+  ///
+  /// A long run's actions are decoded ahead on another thread while the reducer runs: on a
+  /// machine with a core to spare, replaying costs about what the reducer does.
+  public func replay(
+    from first: Int,
+    through last: Int,
+    on state: inout R.State,
+    each: (ReplayedStep) throws -> Void = { _ in }
+  ) throws {
+    try self.batch {
+      var actions = self.actions(from: first, through: last)
+      while let action = try actions.next() {
+        try each(self.apply(action, to: &state))
+      }
+    }
   }
 }
 

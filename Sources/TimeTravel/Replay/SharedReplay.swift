@@ -58,6 +58,12 @@ final class SharedReplay: @unchecked Sendable {
     }
   }
 
+  /// Whether an action decodes alone, on any thread: no action carries shared values to join
+  /// to the state's, and no scope is installed for decoding to join.
+  var decodesActionsAlone: Bool {
+    !_SharedReplayScope.isInstalled && (try? self.records().actionPlaces.isEmpty) == true
+  }
+
   /// Decodes the state at `step` (the initial state at 0) in a new scope, its shared places
   /// joined as the recording says.
   func decode<State>(at step: Int, _ decode: () throws -> State) throws -> State {

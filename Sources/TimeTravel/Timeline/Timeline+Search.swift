@@ -59,12 +59,13 @@ extension Timeline {
       var previous = try self.state(at: start)
       var watched = WatchedValues(watches, in: previous)
       var step = start
+      // NB: Decoded once, for the replay and the breakpoints.
+      var actions = self.replayer.actions(from: start + 1, through: self.count)
       while step < self.count {
         if step % 256 == 0, isCancelled() { return nil }
         step += 1
         var current = self.branch(previous, at: step - 1)
-        // NB: Decoded once, for the replay and the breakpoints.
-        let action = try self.replayer.action(step)
+        guard let action = try actions.next() else { break }
         self.replayer.apply(action, to: &current)
         let stops = self.stops(action.action, from: previous, to: current, &watched, breakpoints)
         if !stops.isEmpty { return (step, stops) }
@@ -100,13 +101,14 @@ extension Timeline {
         var previous = try self.state(at: start)
         var watched = WatchedValues(watches, in: previous)
         var latest: (step: Int, stops: [SearchStop])?
+        var actions = self.replayer.actions(from: start + 1, through: end)
         for step in stride(from: start + 1, through: end, by: 1) {
           if step % 256 == 0, isCancelled() {
             cancelled = true
             return nil
           }
           var current = self.branch(previous, at: step - 1)
-          let action = try self.replayer.action(step)
+          guard let action = try actions.next() else { break }
           self.replayer.apply(action, to: &current)
           let stops = self.stops(action.action, from: previous, to: current, &watched, breakpoints)
           if !stops.isEmpty { latest = (step, stops) }

@@ -167,10 +167,12 @@ extension Timeline {
       finalStateOnly ? self.recording.checkpoints.suffix(1) : self.recording.checkpoints[...]
     let comparesEffects = effects == .compare && self.recording.header.hasEffectLedger
     var mismatch: EffectMismatch?
+    var actions = self.replayer.actions(from: 1, through: self.count)
     for step in stride(from: 1, through: self.count, by: 1) {
       if step % 1_024 == 0, isCancelled() { return nil }
       willReplay(step)
-      let replayed = try self.replayer.apply(step, to: &state)
+      guard let action = try actions.next() else { break }
+      let replayed = self.replayer.apply(action, to: &state)
       if firstSuspect == nil, !replayed.isFaithful {
         firstSuspect = step
         suspectIssues = replayed.issues
@@ -291,12 +293,14 @@ extension Timeline {
     // NB: A recorded checkpoint is compared whole: what it holds was true whatever the steps
     // before it say (a child's recording pins what its parent wrote so).
     var checkpoints = self.recording.checkpoints[...]
+    var actions = self.replayer.actions(from: 1, through: self.count)
     for step in stride(from: 1, through: self.count, by: 1) {
       if step % 1_024 == 0, isCancelled() { return nil }
       willReplay(step)
       while let next = checkpoints.first, next < step { checkpoints.removeFirst() }
       let before = comparesChanges && checkpoints.first != step ? state : nil
-      let replayed = try self.replayer.apply(step, to: &state)
+      guard let action = try actions.next() else { break }
+      let replayed = self.replayer.apply(action, to: &state)
       let mismatch = comparesEffects ? try Self.effectMismatch(replayed, at: step) : nil
       if mismatch == nil, let before,
         let changes = JSONPatchOperation.changes(from: before, to: state, codec: codec),

@@ -139,12 +139,13 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
         ? try self.replayer.initialState()
         : try self.replayer.checkpoint(after: start))
     try self.replayer.batch {
-      for next in stride(from: start + 1, through: step, by: 1) {
-        try self.replayer.apply(next, to: &current)
+      var actions = self.replayer.actions(from: start + 1, through: step)
+      while let action = try actions.next() {
+        self.replayer.apply(action, to: &current)
         // NB: Only a state the cache keeps around the step sought: one kept would make the
         // next step copy what it changes (the cache shares the state's storage).
-        if self.cache.keeps(next, around: step) {
-          self.cache.insert(self.keep(current), at: next)
+        if self.cache.keeps(action.seq, around: step) {
+          self.cache.insert(self.keep(current), at: action.seq)
         }
       }
     }

@@ -1,0 +1,258 @@
+import ActionLog
+import ComposableArchitecture
+import Dependencies
+import Foundation
+import IssueReporting
+import StepChanges
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#endif
+
+/// Recorded actions in order, for a replay that goes through them one after another.
+///
+/// A long enough run is decoded ahead of the replay on a second thread, so that decoding an
+/// action and reducing the one before it overlap: the replay waits for the reducer, not for the
+/// decoder. What the replay sees is the same either way: each action, or the error decoding it
+/// threw, at its step and in order. The thread that replays decodes a part itself whenever the
+/// other has not got to it yet, and stops the other when it stops early.
+struct RecordedActions<Action> {
+  private let source: Source
+  private var upcoming: Int
+  private let last: Int
+
+  private enum Source {
+    case here((Int) throws -> RecordedAction<Action>)
+    case ahead(ActionsDecodedAhead<Action>)
+  }
+
+  /// Actions `first` through `last` (none when `last` is before `first`), decoded by `decode`
+  /// here, or ahead on another thread when `decodesAhead` is true and the run is long enough
+  /// for it to pay. Decoding ahead reports its issues to `reporters`.
+  init(
+    from first: Int,
+    through last: Int,
+    decodesAhead: Bool,
+    reporters: @autoclosure () -> [any IssueReporter],
+    decode: @escaping (Int) throws -> RecordedAction<Action>
+  ) {
+    self.upcoming = first
+    self.last = last
+    self.source =
+      decodesAhead && last - first + 1 >= DecodingAhead<Action>.minimumCount
+      ? .ahead(ActionsDecodedAhead(first...last, reporters: reporters(), decode: decode))
+      : .here(decode)
+  }
+
+  /// The next action, or `nil` after the last; throws what decoding it threw.
+  mutating func next() throws -> RecordedAction<Action>? {
+    guard self.upcoming <= self.last else { return nil }
+    defer { self.upcoming += 1 }
+    switch self.source {
+    case let .here(decode): return try decode(self.upcoming)
+    case let .ahead(ahead): return try ahead.action(self.upcoming).get()
+    }
+  }
+}
+
+/// The replaying side of actions decoded ahead: it reads them in order, and letting it go
+/// stops the decoding thread and waits for it to end.
+final class ActionsDecodedAhead<Action> {
+  private let decoding: DecodingAhead<Action>
+  private var current: [DecodingAhead<Action>.Decoded] = []
+  private var currentPart = -1
+
+  init(
+    _ range: ClosedRange<Int>,
+    reporters: [any IssueReporter],
+    decode: @escaping (Int) throws -> RecordedAction<Action>
+  ) {
+    let decoding = DecodingAhead(range, decode: decode)
+    self.decoding = decoding
+    // NB: What decoding may read of the replaying task's context goes with it: the dependency
+    // values, the issue reporters, and whether generated code decodes.
+    let generated = _JSONGeneratedDecoding.isEnabled
+    let started = withEscapedDependencies { dependencies in
+      startThread {
+        dependencies.yield {
+          withIssueReporters(reporters) {
+            _JSONGeneratedDecoding.$isEnabled.withValue(generated) { decoding.run() }
+          }
+        }
+      }
+    }
+    // NB: Without a thread (a process out of memory or threads), this one decodes every part.
+    if !started { decoding.stop() }
+  }
+
+  deinit {
+    self.decoding.stop()
+  }
+
+  /// Action `seq`, the one after the last asked for (or the first).
+  func action(_ seq: Int) -> DecodingAhead<Action>.Decoded {
+    let (part, offset) = self.decoding.place(of: seq)
+    if part != self.currentPart {
+      self.current = self.decoding.take(part)
+      self.currentPart = part
+    }
+    return self.current[offset]
+  }
+}
+
+/// What the two threads of actions decoded ahead share: the parts of the run, which either
+/// thread claims before decoding it, and the parts the decoding thread finished.
+final class DecodingAhead<Action>: @unchecked Sendable {
+  // NB: Unchecked: every field that changes is read and written holding `condition`; a part is
+  // handed over whole, and the decoding thread keeps no reference to it.
+  typealias Decoded = Result<RecordedAction<Action>, any Error>
+
+  /// The shortest run worth a thread: below it, starting one costs more than it saves.
+  static var minimumCount: Int { 48 }
+  /// How many actions a part holds: one lock taken for each, on either side.
+  private static var partSize: Int { 16 }
+  /// How many parts the decoding thread may be ahead: what bounds the memory it holds.
+  private static var partsAhead: Int { 64 }
+
+  private let first: Int
+  private let last: Int
+  private let partCount: Int
+  private let decode: (Int) throws -> RecordedAction<Action>
+  private let condition = NSCondition()
+  /// The first part neither thread has claimed.
+  private var unclaimed = 0
+  /// The part the replaying thread reads.
+  private var reading = 0
+  /// Parts the decoding thread has finished, by number.
+  private var finished: [Int: [Decoded]] = [:]
+  private var stopped = false
+  /// Whether the decoding thread has started, and has ended: a stop waits only for one that
+  /// started (one that starts after it decodes nothing).
+  private var started = false
+  private var exited = false
+
+  init(_ range: ClosedRange<Int>, decode: @escaping (Int) throws -> RecordedAction<Action>) {
+    self.first = range.lowerBound
+    self.last = range.upperBound
+    self.partCount = (range.count + Self.partSize - 1) / Self.partSize
+    self.decode = decode
+  }
+
+  /// The part action `seq` is in, and where in it.
+  func place(of seq: Int) -> (part: Int, offset: Int) {
+    let index = seq - self.first
+    return (index / Self.partSize, index % Self.partSize)
+  }
+
+  /// Part `part`, on the replaying thread: finished by the decoding thread, or decoded here
+  /// when that thread has not claimed it yet.
+  func take(_ part: Int) -> [Decoded] {
+    self.condition.lock()
+    self.reading = part
+    self.condition.broadcast()
+    while true {
+      if let done = self.finished.removeValue(forKey: part) {
+        self.condition.unlock()
+        return done
+      }
+      if self.unclaimed <= part {
+        // NB: Parts before it are not needed: the replaying thread asks in order.
+        self.unclaimed = part + 1
+        self.condition.unlock()
+        return self.decodePart(part)
+      }
+      self.condition.wait()
+    }
+  }
+
+  /// The decoding thread's work: claims the next part and decodes it, until every part is
+  /// claimed or the replaying side stops it; never more than ``partsAhead`` parts ahead.
+  func run() {
+    self.condition.lock()
+    self.started = true
+    defer {
+      self.exited = true
+      self.condition.broadcast()
+      self.condition.unlock()
+    }
+    while !self.stopped, self.unclaimed < self.partCount {
+      if self.unclaimed - self.reading >= Self.partsAhead {
+        self.condition.wait()
+        continue
+      }
+      let part = self.unclaimed
+      self.unclaimed += 1
+      self.condition.unlock()
+      let decoded = self.decodePart(part)
+      self.condition.lock()
+      if !self.stopped { self.finished[part] = decoded }
+      self.condition.broadcast()
+    }
+  }
+
+  /// Stops the decoding thread, and waits for it to end; when it never started, the replaying
+  /// thread decodes every part from now on.
+  func stop() {
+    self.condition.lock()
+    self.stopped = true
+    self.condition.broadcast()
+    while !self.exited, self.started { self.condition.wait() }
+    self.finished = [:]
+    self.condition.unlock()
+  }
+
+  private func decodePart(_ part: Int) -> [Decoded] {
+    let start = self.first + part * Self.partSize
+    let end = min(start + Self.partSize - 1, self.last)
+    var decoded: [Decoded] = []
+    decoded.reserveCapacity(end - start + 1)
+    var seq = start
+    while seq <= end {
+      do {
+        decoded.append(.success(try self.decode(seq)))
+      } catch {
+        decoded.append(.failure(error))
+      }
+      seq += 1
+    }
+    return decoded
+  }
+}
+
+/// Starts `body` on a thread of its own; `false` when the system would not start one (out of
+/// memory, or of threads), where a caller does the work itself.
+private func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
+  final class Body {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+  }
+  let context = Unmanaged.passRetained(Body(body)).toOpaque()
+  var attributes = pthread_attr_t()
+  pthread_attr_init(&attributes)
+  defer { pthread_attr_destroy(&attributes) }
+  pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+  // NB: Decoding recurses as deep as a record nests (at most the reader's depth limit).
+  pthread_attr_setstacksize(&attributes, 4 << 20)
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
+  let result = pthread_create(
+    &thread, &attributes,
+    { context in
+      #if canImport(Darwin)
+        Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
+      #else
+        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+      #endif
+      return nil
+    }, context)
+  guard result == 0 else {
+    Unmanaged<Body>.fromOpaque(context).release()
+    return false
+  }
+  return true
+}
