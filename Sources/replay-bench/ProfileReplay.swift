@@ -23,9 +23,23 @@ struct ProfileReplay: ParsableCommand {
     let steps = min(self.steps ?? recording.count, recording.count)
     let replayer = Replayer(recording: recording, reducer: Todos())
 
+    if ProcessInfo.processInfo.environment["PROFILE_ONLY_REPLAY"] != nil {
+      for _ in 1...5 {
+        let start = ContinuousClock.now
+        var state = try replayer.initialState()
+        try replayer.replay(from: 1, through: steps, on: &state)
+        ReplayBench.row("replay from the start", ContinuousClock.now - start, per: steps)
+      }
+      return
+    }
     var start = ContinuousClock.now
     let actions = try (1...steps).map { try recording.action($0, as: Todos.Action.self) }
     let decoding = ContinuousClock.now - start
+    start = ContinuousClock.now
+    let read = recording.actionReader(as: Todos.Action.self)
+    let readActions = try (1...steps).map { try read($0) }
+    let reading = ContinuousClock.now - start
+    precondition(readActions.map(\.seq) == actions.map(\.seq))
 
     start = ContinuousClock.now
     var replayed = try replayer.initialState()
@@ -33,6 +47,18 @@ struct ProfileReplay: ParsableCommand {
     let replaying = ContinuousClock.now - start
 
     // The same in a batch, as a timeline replays: the dependencies installed once.
+    if ProcessInfo.processInfo.environment["PROFILE_ONLY_BATCH"] != nil {
+      for _ in 1...5 {
+        start = ContinuousClock.now
+        var state = try replayer.initialState()
+        replayer.batch {
+          for action in actions { replayer.apply(action, to: &state) }
+        }
+        ReplayBench.row(
+          "replay decoded actions in a batch", ContinuousClock.now - start, per: steps)
+      }
+      return
+    }
     start = ContinuousClock.now
     var batched = try replayer.initialState()
     replayer.batch {
@@ -79,6 +105,7 @@ struct ProfileReplay: ParsableCommand {
     let watching = ContinuousClock.now - start
 
     ReplayBench.row("decode", decoding, per: steps)
+    ReplayBench.row("  by a reader of the type", reading, per: steps)
     ReplayBench.row("replay decoded actions", replaying, per: steps)
     ReplayBench.row("  in a batch", batching, per: steps)
     ReplayBench.row("reducer alone", reducing, per: steps)

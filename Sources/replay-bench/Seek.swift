@@ -47,9 +47,7 @@ extension ReplayBench {
     func replayAll(_ recording: Recording) throws -> Todos.State {
       let replayer = Replayer(recording: recording, reducer: Todos())
       var state = try replayer.initialState()
-      try replayer.batch {
-        for step in 1...recording.count { try replayer.apply(step, to: &state) }
-      }
+      try replayer.replay(from: 1, through: recording.count, on: &state)
       return state
     }
     let rounds = recording.count >= 500_000 ? 3 : 5
