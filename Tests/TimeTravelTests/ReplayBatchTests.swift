@@ -141,8 +141,11 @@ import TimeTravel
     let todos = try Recording(
       contentsOf: recordingsFolder.appendingPathComponent("todos.actionlog"))
     let read = todos.actionReader(as: Todos.Action.self)
+    let run = todos.actions(1...todos.count, as: Todos.Action.self)
     for seq in 1...todos.count {
-      #expect(try read(seq) == todos.action(seq, as: Todos.Action.self), "action \(seq)")
+      let alone = try todos.action(seq, as: Todos.Action.self)
+      #expect(try read(seq) == alone, "action \(seq)")
+      #expect(try run[seq - 1].get() == alone, "action \(seq) in a run")
     }
     // NB: What generated code does not read fails as decoding the action alone fails.
     let (adder, folder) = try self.adderRecording([1, 300])
@@ -154,6 +157,10 @@ import TimeTravel
       try adder.action(2, as: ByteAdder.Action.self)
     }
     #expect(viaReader == alone)
+    let adderRun = adder.actions(1...2, as: ByteAdder.Action.self)
+    #expect(try adderRun[0].get() == adder.action(1, as: ByteAdder.Action.self))
+    let inRun = #expect(throws: ActionLogError.self) { try adderRun[1].get() }
+    #expect(inRun == alone)
     #expect(throws: ActionLogError.noSuchAction(seq: 3, count: 2)) { try readBytes(3) }
   }
 

@@ -90,6 +90,7 @@ extension ActionRecord: _JSONDecodable where Action: Decodable {
 
   /// As ``init(_json:at:)``, the action read by `value`: an action type's generated code called
   /// directly, not found again for each record.
+  @inline(__always)
   init(_json reader: _JSONReader, at index: Int, value: () throws -> Action) throws {
     try reader.requireObject(at: index)
     self.kind = try reader.member("kind", of: index, as: String.self)

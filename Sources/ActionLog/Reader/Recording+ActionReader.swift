@@ -35,23 +35,65 @@ extension Recording {
     return reader(generated)
   }
 
+  /// Actions `seqs` of `type`, in order, each decoded as ``action(_:as:)`` decodes it, or the
+  /// error it throws: as ``actionReader(as:)`` reads them, with what is looked up about the type
+  /// looked up once for the whole run rather than for each action.
+  public func actions<Action: Decodable>(
+    _ seqs: ClosedRange<Int>, as type: Action.Type = Action.self
+  ) -> [Result<RecordedAction<Action>, any Error>] {
+    guard self.codec is CompactJSONCodec, self.migrationSteps.isEmpty,
+      _JSONGeneratedDecoding.isEnabled,
+      let generated = Action.self as? any _JSONDecodable.Type
+    else {
+      return seqs.map { seq in Result { try self.action(seq, as: Action.self) } }
+    }
+    func read<Generated: _JSONDecodable>(
+      _: Generated.Type
+    ) -> [Result<RecordedAction<Action>, any Error>] {
+      // NB: `Generated` is `Action` opened: a value of one is a value of the other.
+      precondition(Generated.self == Action.self)
+      var results: [Result<RecordedAction<Action>, any Error>] = []
+      results.reserveCapacity(seqs.count)
+      self.storage.withUnsafeBytes { bytes in
+        for seq in seqs {
+          do {
+            if let recorded = try self.generatedAction(seq, as: Generated.self, in: bytes) {
+              results.append(.success(unsafeBitCast(recorded, to: RecordedAction<Action>.self)))
+            } else {
+              results.append(.success(try self.action(seq, as: Action.self)))
+            }
+          } catch {
+            results.append(.failure(error))
+          }
+        }
+      }
+      return results
+    }
+    return read(generated)
+  }
+
   /// Action `seq` read by its type's generated code alone: `nil` when that does not read it.
   private func generatedAction<Action: _JSONDecodable>(
     _ seq: Int, as type: Action.Type
   ) throws -> RecordedAction<Action>? {
+    try self.storage.withUnsafeBytes { try self.generatedAction(seq, as: type, in: $0) }
+  }
+
+  /// ``generatedAction(_:as:)`` in the recording's `bytes`.
+  @inline(__always)
+  private func generatedAction<Action: _JSONDecodable>(
+    _ seq: Int, as type: Action.Type, in bytes: UnsafeRawBufferPointer
+  ) throws -> RecordedAction<Action>? {
     let line = try self.actionLine(seq)
-    let record: ActionRecord<Action>? = self.storage.withUnsafeBytes { bytes in
-      let payload = UnsafeRawBufferPointer(
-        rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)])
-      guard
-        let tape = try? JSONTape(payload, maximumDepth: self.limits.maximumJSONDepth)
-      else { return nil }
-      let document = TapeDocument(tokens: tape.tokens, bytes: payload)
-      return document.tokens.withUnsafeBufferPointer { tokens in
-        let reader = _JSONReader(tokens: tokens, bytes: payload, source: document)
-        return try? ActionRecord<Action>(_json: reader, at: 0) {
-          try reader.member("value", of: 0, as: Action.self)
-        }
+    let payload = UnsafeRawBufferPointer(
+      rebasing: bytes[line.payloadStart..<(line.payloadStart + line.payloadLength)])
+    guard let tape = try? JSONTape(payload, maximumDepth: self.limits.maximumJSONDepth)
+    else { return nil }
+    let document = TapeDocument(tokens: tape.tokens, bytes: payload)
+    let record = document.tokens.withUnsafeBufferPointer { tokens in
+      let reader = _JSONReader(tokens: tokens, bytes: payload, source: document)
+      return try? ActionRecord<Action>(_json: reader, at: 0) {
+        try reader.member("value", of: 0, as: Action.self)
       }
     }
     guard let record else { return nil }

@@ -255,6 +255,7 @@ public final class Recording: Sendable {
   }
 
   /// Action `seq` as its record says, once its envelope is checked.
+  @inline(__always)
   func recordedAction<Action>(
     _ seq: Int, _ record: ActionRecord<Action>, at line: LineRange
   ) throws -> RecordedAction<Action> {

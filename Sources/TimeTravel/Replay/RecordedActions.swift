@@ -29,20 +29,22 @@ struct RecordedActions<Action> {
   }
 
   /// Actions `first` through `last` (none when `last` is before `first`), decoded by `decode`
-  /// here, or ahead on another thread when `decodesAhead` is true and the run is long enough
-  /// for it to pay. Decoding ahead reports its issues to `reporters`.
+  /// here, or by `decodeRun` a part at a time ahead on another thread when `decodesAhead` is
+  /// true and the run is long enough for it to pay. Decoding ahead reports its issues to
+  /// `reporters`.
   init(
     from first: Int,
     through last: Int,
     decodesAhead: Bool,
     reporters: @autoclosure () -> [any IssueReporter],
-    decode: @escaping (Int) throws -> RecordedAction<Action>
+    decode: @escaping (Int) throws -> RecordedAction<Action>,
+    decodeRun: @escaping (ClosedRange<Int>) -> [Result<RecordedAction<Action>, any Error>]
   ) {
     self.upcoming = first
     self.last = last
     self.source =
       decodesAhead && last - first + 1 >= DecodingAhead<Action>.minimumCount
-      ? .ahead(ActionsDecodedAhead(first...last, reporters: reporters(), decode: decode))
+      ? .ahead(ActionsDecodedAhead(first...last, reporters: reporters(), decode: decodeRun))
       : .here(decode)
   }
 
@@ -67,7 +69,7 @@ final class ActionsDecodedAhead<Action> {
   init(
     _ range: ClosedRange<Int>,
     reporters: [any IssueReporter],
-    decode: @escaping (Int) throws -> RecordedAction<Action>
+    decode: @escaping (ClosedRange<Int>) -> [DecodingAhead<Action>.Decoded]
   ) {
     let decoding = DecodingAhead(range, decode: decode)
     self.decoding = decoding
@@ -119,7 +121,7 @@ final class DecodingAhead<Action>: @unchecked Sendable {
   private let first: Int
   private let last: Int
   private let partCount: Int
-  private let decode: (Int) throws -> RecordedAction<Action>
+  private let decode: (ClosedRange<Int>) -> [Decoded]
   private let condition = NSCondition()
   /// The first part neither thread has claimed.
   private var unclaimed = 0
@@ -133,7 +135,7 @@ final class DecodingAhead<Action>: @unchecked Sendable {
   private var started = false
   private var exited = false
 
-  init(_ range: ClosedRange<Int>, decode: @escaping (Int) throws -> RecordedAction<Action>) {
+  init(_ range: ClosedRange<Int>, decode: @escaping (ClosedRange<Int>) -> [Decoded]) {
     self.first = range.lowerBound
     self.last = range.upperBound
     self.partCount = (range.count + Self.partSize - 1) / Self.partSize
@@ -205,20 +207,9 @@ final class DecodingAhead<Action>: @unchecked Sendable {
 
   private func decodePart(_ part: Int) -> [Decoded] {
     let start = self.first + part * Self.partSize
-    let end = min(start + Self.partSize - 1, self.last)
-    var decoded: [Decoded] = []
-    decoded.reserveCapacity(end - start + 1)
-    var seq = start
-    while seq <= end {
-      do {
-        decoded.append(.success(try self.decode(seq)))
-      } catch {
-        decoded.append(.failure(error))
-      }
-      seq += 1
-    }
-    return decoded
+    return self.decode(start...min(start + Self.partSize - 1, self.last))
   }
+
 }
 
 /// Starts `body` on a thread of its own; `false` when the system would not start one (out of

@@ -72,12 +72,14 @@ public struct Replayer<R: Reducer> where R.State: Decodable, R.Action: Decodable
     guard self.shared.decodesActionsAlone else {
       return RecordedActions(
         from: first, through: last, decodesAhead: false, reporters: [],
-        decode: { [self] in try self.action($0) })
+        decode: { [self] in try self.action($0) }, decodeRun: { _ in [] })
     }
+    let recording = self.recording
     return RecordedActions(
       from: first, through: last, decodesAhead: true,
       reporters: PlaybackBatch.current?.issues.outside ?? IssueReporters.current,
-      decode: self.recording.actionReader(as: R.Action.self))
+      decode: recording.actionReader(as: R.Action.self),
+      decodeRun: { recording.actions($0, as: R.Action.self) })
   }
 
   /// Applies a recorded action decoded earlier to `state`, as ``apply(_:to:)`` does: for

@@ -133,13 +133,14 @@ public final class Timeline<R: Reducer> where R.State: Decodable & Equatable, R.
       start = self.position
       origin = Snapshot(state: self.state, scope: self.stateScope)
     }
+    // NB: The actions first: a long run's are decoded ahead while the state it starts from is.
+    var actions = self.replayer.actions(from: start + 1, through: step)
     var current =
       try origin.map { try self.resume($0, at: start) }
       ?? (start == 0
         ? try self.replayer.initialState()
         : try self.replayer.checkpoint(after: start))
     try self.replayer.batch {
-      var actions = self.replayer.actions(from: start + 1, through: step)
       while let action = try actions.next() {
         self.replayer.apply(action, to: &current)
         // NB: Only a state the cache keeps around the step sought: one kept would make the
