@@ -7,7 +7,7 @@ import TimeTravel
 
 /// `replay-bench profile-replay FILE [STEPS]`: where a replay step's time goes, for a profiler
 /// and for the figures: decoding the actions, replaying them decoded, and the reducer alone.
-struct ProfileReplay: ParsableCommand {
+struct ProfileReplay: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Replay a todos log in parts: decoding, replaying decoded actions, the reducer alone."
   )
@@ -18,7 +18,7 @@ struct ProfileReplay: ParsableCommand {
   @Argument(help: "How many steps from the start (all by default).")
   var steps: Int?
 
-  func run() throws {
+  @MainActor func run() async throws {
     let recording = try Recording(contentsOf: URL(fileURLWithPath: self.path))
     let steps = min(self.steps ?? recording.count, recording.count)
     let replayer = Replayer(recording: recording, reducer: Todos())
@@ -40,6 +40,16 @@ struct ProfileReplay: ParsableCommand {
     let readActions = try (1...steps).map { try read($0) }
     let reading = ContinuousClock.now - start
     precondition(readActions.map(\.seq) == actions.map(\.seq))
+    start = ContinuousClock.now
+    var runActions: [RecordedAction<Todos.Action>] = []
+    runActions.reserveCapacity(steps)
+    for part in stride(from: 1, through: steps, by: 16) {
+      for result in recording.actions(part...min(part + 15, steps), as: Todos.Action.self) {
+        runActions.append(try result.get())
+      }
+    }
+    let readingRuns = ContinuousClock.now - start
+    precondition(runActions.map(\.seq) == actions.map(\.seq))
 
     start = ContinuousClock.now
     var replayed = try replayer.initialState()
@@ -67,6 +77,21 @@ struct ProfileReplay: ParsableCommand {
     let batching = ContinuousClock.now - start
 
     // The reducer with nothing around each step: dependencies set once for the whole run.
+    if ProcessInfo.processInfo.environment["PROFILE_ONLY_ALONE"] != nil {
+      for _ in 1...5 {
+        start = ContinuousClock.now
+        var reduced = try replayer.initialState()
+        withDependencies {
+          $0.uuid = .incrementing
+          $0.continuousClock = ImmediateClock()
+        } operation: {
+          let reducer = Todos()
+          for action in actions { _ = reducer.reduce(into: &reduced, action: action.action) }
+        }
+        ReplayBench.row("reducer alone", ContinuousClock.now - start, per: steps)
+      }
+      return
+    }
     start = ContinuousClock.now
     var reduced = try replayer.initialState()
     withDependencies {
@@ -80,6 +105,27 @@ struct ProfileReplay: ParsableCommand {
 
     // A search for a breakpoint that matches nothing, over the whole recording: alone (it only
     // decodes), and with a watchpoint that never fires (it replays every step).
+    if ProcessInfo.processInfo.environment["PROFILE_ONLY_VERIFY"] != nil {
+      // NB: Recorded through a store, as an app records: with step updates, compared at every
+      // step.
+      let url = URL(fileURLWithPath: self.path + ".recorded")
+      try? FileManager.default.removeItem(at: url)
+      let recorder = try RecorderOf<Todos>(
+        url: url, feature: "todos", initialState: Todos.State(),
+        options: .init(syncPolicy: .never))
+      let store = ReplayBench.todosStore(recordingTo: recorder)
+      for action in ReplayBench.todosScript(count: steps) { store.send(action) }
+      try recorder.close()
+      let recorded = try Recording(contentsOf: url)
+      let timeline = try Timeline(recording: recorded, reducer: Todos(), feature: "todos")
+      for _ in 1...3 {
+        start = ContinuousClock.now
+        let divergence = try timeline.verify()
+        precondition(divergence == nil, "the recording does not verify")
+        ReplayBench.row("verify, every step", ContinuousClock.now - start, per: steps)
+      }
+      return
+    }
     if ProcessInfo.processInfo.environment["PROFILE_ONLY_WATCH"] != nil {
       let timeline = try Timeline(recording: recording, reducer: Todos(), feature: "todos")
       try timeline.goto(min(50, recording.count))
@@ -106,6 +152,7 @@ struct ProfileReplay: ParsableCommand {
 
     ReplayBench.row("decode", decoding, per: steps)
     ReplayBench.row("  by a reader of the type", reading, per: steps)
+    ReplayBench.row("  16 at a time", readingRuns, per: steps)
     ReplayBench.row("replay decoded actions", replaying, per: steps)
     ReplayBench.row("  in a batch", batching, per: steps)
     ReplayBench.row("reducer alone", reducing, per: steps)
