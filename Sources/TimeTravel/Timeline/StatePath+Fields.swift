@@ -11,6 +11,13 @@ extension StatePath {
   /// A mirror resolves every field's type by name at each read: a search that reads a path at
   /// every step pays for that at every step.
   static func storedProperty(_ name: String, of value: Any) -> Any? {
+    guard let keyPath = Self.storedPropertyKeyPath(name, of: value) else { return nil }
+    return value[keyPath: keyPath]
+  }
+
+  /// The key path ``storedProperty(_:of:)`` reads `name` of `value` through: one for each type
+  /// of value and name, whatever the value.
+  static func storedPropertyKeyPath(_ name: String, of value: Any) -> AnyKeyPath? {
     let type = Swift.type(of: value)
     let key = FieldKey(type: ObjectIdentifier(type), name: name)
     let found =
@@ -20,8 +27,7 @@ extension StatePath {
         fieldKeyPaths.withValue { $0[key] = found }
         return found
       }()
-    guard let keyPath = found.keyPath else { return nil }
-    return value[keyPath: keyPath]
+    return found.keyPath
   }
 
   /// `_EachFieldOptions.ignoreUnknown`, a mutable static the compiler will not let us read.

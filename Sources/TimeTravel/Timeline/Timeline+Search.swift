@@ -199,20 +199,21 @@ extension Timeline {
 /// The values of watched paths at the step a search has reached, to compare the next step's with:
 /// each path is read once per step, and values are dumped only where they differ.
 struct WatchedValues {
-  private let paths: [StatePath]
+  private let readers: [StatePath.Reader]
   private var values: [Any?]
 
   init(_ paths: [StatePath], in state: Any) {
-    self.paths = paths
-    self.values = paths.map { try? $0.value(in: state) }
+    self.readers = paths.map { StatePath.Reader($0, in: state) }
+    self.values = self.readers.map { try? $0.value(in: state) }
   }
 
   /// The watched values that `state` changes, as the search reports them; they become the
   /// values compared with next.
   mutating func changes(to state: Any) -> [SearchStop] {
     var stops: [SearchStop] = []
-    for (index, path) in self.paths.enumerated() {
-      let new = try? path.value(in: state)
+    for (index, reader) in self.readers.enumerated() {
+      let path = reader.path
+      let new = try? reader.value(in: state)
       defer { self.values[index] = new }
       let old = self.values[index]
       // NB: Equal by `==` is unchanged; anything else is compared as it prints, as before.
