@@ -5,12 +5,6 @@ import Foundation
 import IssueReporting
 import StepChanges
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#endif
-
 /// Recorded actions in order, for a replay that goes through them one after another.
 ///
 /// A long enough run is decoded ahead of the replay on a second thread, so that decoding an
@@ -73,18 +67,7 @@ final class ActionsDecodedAhead<Action> {
   ) {
     let decoding = DecodingAhead(range, decode: decode)
     self.decoding = decoding
-    // NB: What decoding may read of the replaying task's context goes with it: the dependency
-    // values, the issue reporters, and whether generated code decodes.
-    let generated = _JSONGeneratedDecoding.isEnabled
-    let started = withEscapedDependencies { dependencies in
-      startThread {
-        dependencies.yield {
-          withIssueReporters(reporters) {
-            _JSONGeneratedDecoding.$isEnabled.withValue(generated) { decoding.run() }
-          }
-        }
-      }
-    }
+    let started = startThread(reportingTo: reporters) { decoding.run() }
     // NB: Without a thread (a process out of memory or threads), this one decodes every part.
     if !started { decoding.stop() }
   }
@@ -210,40 +193,4 @@ final class DecodingAhead<Action>: @unchecked Sendable {
     return self.decode(start...min(start + Self.partSize - 1, self.last))
   }
 
-}
-
-/// Starts `body` on a thread of its own; `false` when the system would not start one (out of
-/// memory, or of threads), where a caller does the work itself.
-private func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-  final class Body {
-    let run: @Sendable () -> Void
-    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-  }
-  let context = Unmanaged.passRetained(Body(body)).toOpaque()
-  var attributes = pthread_attr_t()
-  pthread_attr_init(&attributes)
-  defer { pthread_attr_destroy(&attributes) }
-  pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-  // NB: Decoding recurses as deep as a record nests (at most the reader's depth limit).
-  pthread_attr_setstacksize(&attributes, 4 << 20)
-  #if canImport(Darwin)
-    var thread: pthread_t?
-  #else
-    var thread = pthread_t()
-  #endif
-  let result = pthread_create(
-    &thread, &attributes,
-    { context in
-      #if canImport(Darwin)
-        Unmanaged<Body>.fromOpaque(context).takeRetainedValue().run()
-      #else
-        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-      #endif
-      return nil
-    }, context)
-  guard result == 0 else {
-    Unmanaged<Body>.fromOpaque(context).release()
-    return false
-  }
-  return true
 }
