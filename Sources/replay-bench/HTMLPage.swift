@@ -86,7 +86,7 @@ extension ReplayBench {
       return
     }
     /// The first paint and the readiness of a page, in seconds, or why they were not measured.
-    func timings(_ page: URL) -> (paint: Double, loaded: Double, ready: Double)? {
+    func timings(_ page: URL) -> (paint: Double?, loaded: Double, ready: Double)? {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
       process.arguments = ["python3", driver.path, page.path, "--timing-only"]
@@ -96,14 +96,20 @@ extension ReplayBench {
       do { try process.run() } catch { return nil }
       let data = output.fileHandleForReading.readDataToEndOfFile()
       process.waitUntilExit()
+      // NB: A time in whole milliseconds reads back as an integer.
+      func seconds(_ value: Any?) -> Double? {
+        (value as? Double) ?? (value as? Int).map(Double.init)
+      }
       guard process.terminationStatus == 0,
         let facts = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
         let timings = facts["timings"] as? [String: Any],
-        let paint = timings["firstContentfulPaint"] as? Double,
-        let loaded = timings["loaded"] as? Double,
-        let ready = timings["ready"] as? Double
+        let loaded = seconds(timings["loaded"]),
+        let ready = seconds(timings["ready"])
       else { return nil }
-      return (paint / 1000, loaded / 1000, ready / 1000)
+      // NB: Chromium may report no contentful paint for a page drawn before it looks (a small
+      // one): the paint is for information, the readiness is the figure.
+      let paint = seconds(timings["firstContentfulPaint"])
+      return (paint.map { $0 / 1000 }, loaded / 1000, ready / 1000)
     }
     var paints: [Double] = []
     var readies: [Double] = []
@@ -118,7 +124,7 @@ extension ReplayBench {
           return
         }
         if isBig {
-          paints.append(measured.paint)
+          if let paint = measured.paint { paints.append(paint) }
           readies.append(measured.ready)
           loads.append(measured.loaded)
         } else {
@@ -126,15 +132,18 @@ extension ReplayBench {
         }
       }
     }
-    let paint = median(paints)
     let ready = median(readies)
     // NB: The baseline is the page's own unpacking and parsing of its data, in the same load:
     // what any page showing the recording must do before it shows it.
     let ratios = zip(readies, loads).map { $0 / $1 }
-    print(
-      "  first paint             \(String(format: "%.2f s", paint))      headless Chromium"
-        + " (rounds \(String(format: "%.2f", paints.min()!))–\(String(format: "%.2f", paints.max()!)) s)"
-    )
+    if paints.isEmpty {
+      print("  first paint             not reported by headless Chromium")
+    } else {
+      print(
+        "  first paint             \(String(format: "%.2f s", median(paints)))      headless Chromium"
+          + " (rounds \(String(format: "%.2f", paints.min()!))–\(String(format: "%.2f", paints.max()!)) s)"
+      )
+    }
     print(
       "  data unpacked, parsed   \(String(format: "%.2f s", median(loads)))      from navigation:"
         + " the page's HTML, its script, and its recording's records read"
