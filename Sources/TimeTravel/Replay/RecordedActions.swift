@@ -1,9 +1,6 @@
 import ActionLog
-import ComposableArchitecture
-import Dependencies
 import Foundation
 import IssueReporting
-import StepChanges
 
 /// Recorded actions in order, for a replay that goes through them one after another.
 ///
