@@ -117,12 +117,20 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
     return reported ? self.collector.take().map(\.replayDescription) : []
   }
 
-  /// Whether a step is collecting, noting that it has an issue when it is.
-  private var isCollecting: Bool {
-    self.lock.withLock {
+  /// Sends an issue to the step's collector while a step runs (noting that it has one), else to
+  /// each reporter around the batch.
+  private func route(
+    collect: (IssueCollector) -> Void, forward: (any IssueReporter) -> Void
+  ) {
+    let collecting = self.lock.withLock {
       if self.collecting { self.reported = true }
       return self.collecting
     }
+    guard collecting else {
+      for reporter in self.outside { forward(reporter) }
+      return
+    }
+    collect(self.collector)
   }
 
   func reportIssue(
@@ -133,17 +141,15 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
     line: UInt,
     column: UInt
   ) {
-    guard self.isCollecting else {
-      for reporter in self.outside {
-        reporter.reportIssue(
-          message(), severity: severity, fileID: fileID, filePath: filePath, line: line,
-          column: column)
-      }
-      return
+    self.route {
+      $0.reportIssue(
+        message(), severity: severity, fileID: fileID, filePath: filePath, line: line,
+        column: column)
+    } forward: {
+      $0.reportIssue(
+        message(), severity: severity, fileID: fileID, filePath: filePath, line: line,
+        column: column)
     }
-    self.collector.reportIssue(
-      message(), severity: severity, fileID: fileID, filePath: filePath, line: line,
-      column: column)
   }
 
   func reportIssue(
@@ -154,15 +160,13 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
     line: UInt,
     column: UInt
   ) {
-    guard self.isCollecting else {
-      for reporter in self.outside {
-        reporter.reportIssue(
-          error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
-      }
-      return
+    self.route {
+      $0.reportIssue(
+        error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
+    } forward: {
+      $0.reportIssue(
+        error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
     }
-    self.collector.reportIssue(
-      error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   func expectIssue(
@@ -172,15 +176,11 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
     line: UInt,
     column: UInt
   ) {
-    guard self.isCollecting else {
-      for reporter in self.outside {
-        reporter.expectIssue(
-          message(), fileID: fileID, filePath: filePath, line: line, column: column)
-      }
-      return
+    self.route {
+      $0.expectIssue(message(), fileID: fileID, filePath: filePath, line: line, column: column)
+    } forward: {
+      $0.expectIssue(message(), fileID: fileID, filePath: filePath, line: line, column: column)
     }
-    self.collector.expectIssue(
-      message(), fileID: fileID, filePath: filePath, line: line, column: column)
   }
 
   func expectIssue(
@@ -191,15 +191,13 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
     line: UInt,
     column: UInt
   ) {
-    guard self.isCollecting else {
-      for reporter in self.outside {
-        reporter.expectIssue(
-          error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
-      }
-      return
+    self.route {
+      $0.expectIssue(
+        error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
+    } forward: {
+      $0.expectIssue(
+        error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
     }
-    self.collector.expectIssue(
-      error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }
 
