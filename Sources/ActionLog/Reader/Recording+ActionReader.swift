@@ -9,11 +9,9 @@ extension Recording {
   /// called directly, and its record parsed once, its depth checked as it is parsed. Anything
   /// that way does not read (a migrated recording, another codec, a value generated code leaves
   /// to `Codable`, any error) is decoded by ``action(_:as:)``, which says what is wrong.
-  ///
-  /// The closure may be called from any thread.
   public func actionReader<Action: Decodable>(
     as type: Action.Type = Action.self
-  ) -> @Sendable (Int) throws -> RecordedAction<Action> {
+  ) -> (Int) throws -> RecordedAction<Action> {
     guard self.codec is CompactJSONCodec, self.migrationSteps.isEmpty,
       _JSONGeneratedDecoding.isEnabled,
       let generated = Action.self as? any _JSONDecodable.Type
@@ -22,7 +20,7 @@ extension Recording {
     }
     func reader<Generated: _JSONDecodable>(
       _: Generated.Type
-    ) -> @Sendable (Int) throws -> RecordedAction<Action> {
+    ) -> (Int) throws -> RecordedAction<Action> {
       // NB: `Generated` is `Action` opened: a value of one is a value of the other.
       precondition(Generated.self == Action.self)
       return { [self] seq in
