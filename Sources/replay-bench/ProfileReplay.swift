@@ -77,31 +77,23 @@ struct ProfileReplay: AsyncParsableCommand {
     let batching = ContinuousClock.now - start
 
     // The reducer with nothing around each step: dependencies set once for the whole run.
-    if ProcessInfo.processInfo.environment["PROFILE_ONLY_ALONE"] != nil {
-      for _ in 1...5 {
-        start = ContinuousClock.now
-        var reduced = try replayer.initialState()
-        withDependencies {
-          $0.uuid = .incrementing
-          $0.continuousClock = ImmediateClock()
-        } operation: {
-          let reducer = Todos()
-          for action in actions { _ = reducer.reduce(into: &reduced, action: action.action) }
-        }
-        ReplayBench.row("reducer alone", ContinuousClock.now - start, per: steps)
+    func reduceAlone() throws -> (Todos.State, Duration) {
+      let start = ContinuousClock.now
+      var reduced = try replayer.initialState()
+      withDependencies {
+        $0.uuid = .incrementing
+        $0.continuousClock = ImmediateClock()
+      } operation: {
+        let reducer = Todos()
+        for action in actions { _ = reducer.reduce(into: &reduced, action: action.action) }
       }
+      return (reduced, ContinuousClock.now - start)
+    }
+    if ProcessInfo.processInfo.environment["PROFILE_ONLY_ALONE"] != nil {
+      for _ in 1...5 { ReplayBench.row("reducer alone", try reduceAlone().1, per: steps) }
       return
     }
-    start = ContinuousClock.now
-    var reduced = try replayer.initialState()
-    withDependencies {
-      $0.uuid = .incrementing
-      $0.continuousClock = ImmediateClock()
-    } operation: {
-      let reducer = Todos()
-      for action in actions { _ = reducer.reduce(into: &reduced, action: action.action) }
-    }
-    let reducing = ContinuousClock.now - start
+    let (reduced, reducing) = try reduceAlone()
 
     // A search for a breakpoint that matches nothing, over the whole recording: alone (it only
     // decodes), and with a watchpoint that never fires (it replays every step).

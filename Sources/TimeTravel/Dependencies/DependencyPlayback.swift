@@ -119,18 +119,16 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
 
   /// Sends an issue to the step's collector while a step runs (noting that it has one), else to
   /// each reporter around the batch.
-  private func route(
-    collect: (IssueCollector) -> Void, forward: (any IssueReporter) -> Void
-  ) {
+  private func route(_ report: (any IssueReporter) -> Void) {
     let collecting = self.lock.withLock {
       if self.collecting { self.reported = true }
       return self.collecting
     }
     guard collecting else {
-      for reporter in self.outside { forward(reporter) }
+      for reporter in self.outside { report(reporter) }
       return
     }
-    collect(self.collector)
+    report(self.collector)
   }
 
   func reportIssue(
@@ -145,10 +143,6 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
       $0.reportIssue(
         message(), severity: severity, fileID: fileID, filePath: filePath, line: line,
         column: column)
-    } forward: {
-      $0.reportIssue(
-        message(), severity: severity, fileID: fileID, filePath: filePath, line: line,
-        column: column)
     }
   }
 
@@ -163,9 +157,6 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
     self.route {
       $0.reportIssue(
         error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
-    } forward: {
-      $0.reportIssue(
-        error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
     }
   }
 
@@ -177,8 +168,6 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
     column: UInt
   ) {
     self.route {
-      $0.expectIssue(message(), fileID: fileID, filePath: filePath, line: line, column: column)
-    } forward: {
       $0.expectIssue(message(), fileID: fileID, filePath: filePath, line: line, column: column)
     }
   }
@@ -192,9 +181,6 @@ final class StepIssues: IssueReporter, @unchecked Sendable {
     column: UInt
   ) {
     self.route {
-      $0.expectIssue(
-        error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
-    } forward: {
       $0.expectIssue(
         error, message(), fileID: fileID, filePath: filePath, line: line, column: column)
     }
