@@ -27,6 +27,18 @@ extension _JSONReader {
     return try Value(_json: self, at: index)
   }
 
+  /// Optional member `key` of an optional type (`Int??`): `nil` when absent, `.some(nil)` when
+  /// `null`, as a recording writes them apart. Without it, generated code reading an `Int??`
+  /// would read an `Int?` and wrap it, making `nil` of an absent member `.some(nil)`.
+  @inlinable
+  public func member<Value: _JSONDecodable>(
+    _ key: StaticString, of object: Int
+  ) throws -> Value?? {
+    guard let index = try self.member(key, ofObject: object) else { return nil }
+    guard !self.isNull(at: index) else { return .some(nil) }
+    return try Value(_json: self, at: index)
+  }
+
   /// Member `key` of a type without generated code, by `Codable`: absent, `nil` when the
   /// type is optional.
   @_disfavoredOverload
@@ -35,6 +47,14 @@ extension _JSONReader {
     guard let index = try self.member(key, ofObject: object) else {
       guard let optional = Value.self as? any _JSONOptional.Type else { throw _JSONUnsupported() }
       return optional._none as! Value
+    }
+    if let optional = Value.self as? any _JSONOptional.Type, let present = optional._presentNull,
+      self.isNull(at: index)
+    {
+      return present as! Value
+    }
+    guard _codesItself(Value.self) else {
+      return try self.decode(_ReflectedBox<Value>.self, at: index).value
     }
     return try self.decode(Value.self, at: index)
   }
@@ -173,10 +193,18 @@ extension Date: _JSONDecodable {
 /// An optional, told apart at run time: a member that is absent is `nil`.
 public protocol _JSONOptional {
   static var _none: Self { get }
+  /// What a member that is there and `null` holds: for an optional of an optional
+  /// (`Int??`), `.some(nil)`, which a recording writes as `null` where it writes `nil` as no
+  /// member at all; `nil` for any other optional, whose `null` is `nil`.
+  static var _presentNull: Self? { get }
 }
 
 extension Optional: _JSONOptional {
   public static var _none: Self { nil }
+  public static var _presentNull: Self? {
+    guard let inner = Wrapped.self as? any _JSONOptional.Type else { return nil }
+    return .some(.some(inner._none as! Wrapped))
+  }
 }
 
 extension Array: _JSONDecodable where Element: _JSONDecodable {

@@ -76,6 +76,7 @@ public struct _JSONBuffer {
   public mutating func member<Value: Encodable>(
     _ key: StaticString, _ value: Value, in object: inout Object
   ) throws {
+    guard _codesItself(Value.self) else { return try self.member(key, value as Any, in: &object) }
     self.key(key, in: &object)
     try self.fallback(value, &self.bytes)
   }
@@ -86,6 +87,7 @@ public struct _JSONBuffer {
     _ key: StaticString, _ value: Value?, in object: inout Object
   ) throws {
     guard let value else { return }
+    guard _codesItself(Value.self) else { return try self.member(key, value as Any, in: &object) }
     self.key(key, in: &object)
     try self.fallback(value, &self.bytes)
   }

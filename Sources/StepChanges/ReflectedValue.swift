@@ -1,4 +1,6 @@
+@_spi(Reflection) import Swift
 import Foundation
+import Synchronization
 
 /// Any value, written as synthesized `Codable` would write it had its type declared `Codable`:
 /// what a recording holds of a state or an action whose types say nothing of `Codable` (a model
@@ -11,7 +13,8 @@ import Foundation
 /// ```
 ///
 /// The shape, level by level (see the `ActionLog` format article's "Values without Codable"):
-/// - A value whose type is `Encodable` is written by its own conformance.
+/// - A value whose type is `Codable` is written by its own conformance; one that is only
+///   `Encodable` or only `Decodable` is reflected, as the reader reads it back (``_codesItself(_:)``).
 /// - A struct or class: an object of its stored properties, a `nil` optional left out. A
 ///   property wrapper the architecture knows (``_ReflectionUnwrapping``, as `@Shared`) is written
 ///   under the property's name, as its wrapped value.
@@ -20,8 +23,8 @@ import Foundation
 /// - An array or a set: an array. A dictionary whose keys are strings or integers: an object;
 ///   other keys, an array of keys and values one after the other (as `JSONEncoder` writes them).
 /// - An error: `{"error":"Module.Type","localizedDescription":…,"value":…}`, `value` its own
-///   `Codable` form where it has one, and `code` for a `URLError` or a `CocoaError` (see
-///   ``_RecordedErrorForm``).
+///   `Codable` form where it has one, else its values as reflection writes them (for a struct
+///   or an enum), and `code` for a `URLError` or a `CocoaError` (see ``_RecordedErrorForm``).
 /// - What has no shape of data (a function, a metatype): its description, as a string.
 public struct _ReflectedValue: Encodable {
   /// The value.
@@ -40,6 +43,45 @@ public struct _ReflectedValue: Encodable {
   public func encode(to encoder: any Encoder) throws {
     try _Reflection(reflectsCodable: self.reflectsCodable).encode(self.value, to: encoder)
   }
+}
+
+/// The existential properties found for each type (see `_Reflection.existentialFields(of:)`).
+private let existentialFieldsFound = Mutex<[ObjectIdentifier: Set<String>]>([:])
+
+/// A value that erases the type of what it holds (`AnyHashableSendable`, `AnyHashable`):
+/// reflection writes what it holds with its type's name, `{"$type":"Swift.Int","$value":1}`,
+/// and builds it back from them.
+public protocol _ReflectionErasing {
+  /// The value held.
+  var _erasedValue: Any { get }
+  /// A value holding `value`; `nil` when this type cannot hold it.
+  static func _erasing(_ value: Any) -> Self?
+}
+
+extension AnyHashable: _ReflectionErasing {
+  public var _erasedValue: Any { self.base }
+  public static func _erasing(_ value: Any) -> Self? {
+    (value as? any Hashable).map { AnyHashable($0) }
+  }
+}
+
+/// The type a recording names `Module.Outer.Name` (as ``_stableTypeName(_:)`` writes it), found
+/// by the runtime under its mangled name: each name after the module is tried as a struct, an
+/// enum and a class. `nil` for a type this build does not have, or a generic one.
+public func _typeNamed(_ name: String) -> Any.Type? {
+  let parts = name.split(separator: ".").map(String.init)
+  guard parts.count >= 2, parts.count <= 5, !name.contains("<") else { return nil }
+  func length(_ part: String) -> String { "\(part.utf8.count)\(part)" }
+  var candidates = [length(parts[0])]
+  for part in parts.dropFirst() {
+    candidates = candidates.flatMap { prefix in
+      ["V", "O", "C"].map { prefix + length(part) + $0 }
+    }
+  }
+  for candidate in candidates {
+    if let type = _typeByName(candidate) { return type }
+  }
+  return nil
 }
 
 /// A property wrapper that a reflected value writes as the value it wraps (`@Shared`,
@@ -65,6 +107,15 @@ public enum _RecordedErrorForm {
   public static func typeName(of error: any Error) -> String {
     _stableTypeName(type(of: error))
   }
+}
+
+/// Whether a recording writes and reads a value of `type` by the type's own `Codable`: only
+/// when the type both encodes and decodes. A type that only decodes (a model read from a
+/// server, with `CodingKeys` of the server's names) or only encodes is written and read back by
+/// reflection, under its stored properties' names, so that what is written is what is read.
+@inlinable
+public func _codesItself(_ type: Any.Type) -> Bool {
+  type is any Encodable.Type && type is any Decodable.Type
 }
 
 /// A type's name qualified by module and enclosing types (`ExampleFeatures.Todos.State`), as
@@ -115,7 +166,17 @@ struct _Reflection {
       // NB: Before `Encodable`: an error keeps its type whatever its conformances.
       return try self.encode(error: error, to: encoder)
     }
-    if let encodable = value as? any Encodable, !self.reflectsCodable || Self.isLeaf(value) {
+    try self.encode(structure: value, to: encoder)
+  }
+
+  /// `value` as its shape is written, an error's too.
+  func encode(structure value: Any, to encoder: any Encoder) throws {
+    if let erasing = value as? any _ReflectionErasing {
+      return try self.encode(erased: erasing._erasedValue, to: encoder)
+    }
+    if let encodable = value as? any Encodable,
+      Self.isLeaf(value) || !self.reflectsCodable && _codesItself(type(of: value))
+    {
       // NB: Through a container, so that an encoder writes the types it knows its own way (a
       // URL as a string, a date as its strategy says), as it does for a member.
       var container = encoder.singleValueContainer()
@@ -150,9 +211,16 @@ struct _Reflection {
         return try self.encode(raw.rawValue, to: encoder)
       }
       var container = encoder.container(keyedBy: Key.self)
+      let existentials = Self.existentialFields(of: type(of: value))
       for (label, child) in Self.storedProperties(of: mirror) {
         // NB: A `nil` optional is left out, as synthesized `encodeIfPresent` leaves it.
         if Self.isNil(child) { continue }
+        if existentials.contains(label), !(child is any Error) {
+          // NB: A property of a protocol's type: what it holds, with its type's name, which a
+          // reader needs to build it back.
+          try container.encode(Erased(value: child, reflection: self), forKey: Key(label))
+          continue
+        }
         try container.encode(self.node(child), forKey: Key(label))
       }
     case .collection, .set:
@@ -166,6 +234,54 @@ struct _Reflection {
       var container = encoder.singleValueContainer()
       try container.encode(String(describing: value))
     }
+  }
+
+  /// The members of the form a value of a type that reflection cannot name from the declaration
+  /// is written in: `{"$type":"Swift.Int","$value":1}`.
+  public static let erasedTypeKey = "$type"
+  public static let erasedValueKey = "$value"
+
+  /// An error's own values, as reflection writes a struct's or an enum's.
+  struct ErrorValues: Encodable {
+    let error: any Error
+    let reflection: _Reflection
+
+    func encode(to encoder: any Encoder) throws {
+      try self.reflection.encode(structure: self.error, to: encoder)
+    }
+  }
+
+  /// A value held where its type is erased, with its type's name.
+  struct Erased: Encodable {
+    let value: Any
+    let reflection: _Reflection
+
+    func encode(to encoder: any Encoder) throws {
+      try self.reflection.encode(erased: self.value, to: encoder)
+    }
+  }
+
+  func encode(erased value: Any, to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(
+      _stableTypeName(type(of: value)), forKey: Key(Self.erasedTypeKey))
+    try container.encode(self.node(value), forKey: Key(Self.erasedValueKey))
+  }
+
+  /// The names of `type`'s stored properties whose declared type is a protocol's (`any
+  /// Hashable & Sendable`), found once for each type.
+  static func existentialFields(of type: Any.Type) -> Set<String> {
+    let key = ObjectIdentifier(type)
+    if let known = existentialFieldsFound.withLock({ $0[key] }) { return known }
+    var names: Set<String> = []
+    if _ReflectedDecoding.kind(of: type) == .struct {
+      _ = _forEachField(of: type, options: []) { name, _, _, kind in
+        if kind == .existential { names.insert(String(cString: name)) }
+        return true
+      }
+    }
+    existentialFieldsFound.withLock { $0[key] = names }
+    return names
   }
 
   /// `value`, written by this reflection where a container takes it.
@@ -186,6 +302,9 @@ struct _Reflection {
       var container = encoder.container(keyedBy: Key.self)
       let mirror = Mirror(reflecting: self.payload)
       guard mirror.displayStyle == .tuple else {
+        // NB: A `nil` value is left out, as the generated code leaves it: `null` is an
+        // optional of an optional's `.some(nil)`.
+        if _Reflection.isNil(self.payload) { return }
         return try container.encode(self.reflection.node(self.payload), forKey: Key("_0"))
       }
       for (index, element) in mirror.children.enumerated() {
@@ -223,8 +342,15 @@ struct _Reflection {
       _RecordedErrorForm.typeName(of: error), forKey: Key(_RecordedErrorForm.typeKey))
     try container.encode(
       error.localizedDescription, forKey: Key(_RecordedErrorForm.descriptionKey))
-    if let encodable = error as? any Encodable {
+    if let encodable = error as? any Encodable, _codesItself(type(of: error)) {
       try container.encode(encodable, forKey: Key(_RecordedErrorForm.valueKey))
+    } else if !(error is URLError), !(error is CocoaError),
+      [.struct, .enum].contains(Mirror(reflecting: error).displayStyle)
+    {
+      // NB: An error of the app's own, declared without `Codable`: its values, so that a replay
+      // builds the error it was (`ShapeError(reason: "offline")`), not a stand-in.
+      try container.encode(
+        ErrorValues(error: error, reflection: self), forKey: Key(_RecordedErrorForm.valueKey))
     }
     if let error = error as? URLError {
       try container.encode(error.code.rawValue, forKey: Key(_RecordedErrorForm.codeKey))

@@ -136,9 +136,10 @@ import Testing
         == #"{"failure":{"_0":{"error":"ActionLogTests.ReflectedValueTests.Failure","#
         + #""localizedDescription":"\#(Failure(code: 7).localizedDescription)","value":{"code":7}}}}"#
     )
+    // An error that is not `Codable`: its values, as reflection writes a struct's.
     let opaque = try Self.json(_ReflectedValue(Opaque() as any Error))
     #expect(opaque.hasPrefix(#"{"error":"ActionLogTests.ReflectedValueTests.Opaque","#))
-    #expect(!opaque.contains(#""value""#))
+    #expect(opaque.hasSuffix(#","value":{}}"#))
   }
 
   @Test func aDescribedEnumIsNamedByItsCase() throws {

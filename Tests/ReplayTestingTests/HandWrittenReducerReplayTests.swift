@@ -38,10 +38,11 @@ struct Tally: Reducer {
   }
 }
 
-/// The same, its actions plain enums too: replay stops at the first, naming it.
+/// The same, its actions an `indirect` enum, which the compiler boxes and reflection cannot
+/// build (a plain enum it builds): replay stops at the first, naming it.
 struct PlainLedger: Reducer {
   typealias State = Tally.State
-  enum Action { case add(note: String, amount: Int) }
+  indirect enum Action { case add(note: String, amount: Int) }
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     guard case let .add(note, amount) = action else { return .none }
@@ -96,7 +97,7 @@ struct PlainLedger: Reducer {
     #expect {
       try assertReplay(url, feature: "tally") { PlainLedger() }
     } throws: { error in
-      "\(error)".contains("A recorded PlainLedger.Action at value cannot be rebuilt")
+      "\(error)".contains("A recorded PlainLedger.Action at value.add cannot be rebuilt")
         && "\(error)".contains("extension PlainLedger.Action: Codable {}")
     }
   }

@@ -1,3 +1,5 @@
+import StepChanges
+
 /// A state whose fields bindings name in a recording: ``ObservableState()`` writes the
 /// conformance, listing the stored properties.
 public protocol _BindableFields {
@@ -18,12 +20,42 @@ public struct _BindableField<Root>: @unchecked Sendable {
     )?
   let decode: (@Sendable (KeyedDecodingContainer<BindingCodingKeys>) throws -> BindingAction<Root>)?
 
-  /// A field whose values a recording cannot hold (not `Codable`, `Equatable` and `Sendable`).
+  /// A field whose values a binding cannot compare (not `Equatable`), so that a recording
+  /// cannot hold its bindings.
   public init<Value>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>) {
     self.name = name
     self.keyPath = keyPath
     self.encode = nil
     self.decode = nil
+  }
+
+  /// A field whose values are not `Codable` (an enum whose raw value is a `LocalizedStringKey`,
+  /// a model declared without `Codable`): a recording holds its bindings as reflection writes
+  /// the value, and reads them back the same way.
+  public init<Value: Equatable & SendableMetatype>(
+    _ name: String, _ keyPath: WritableKeyPath<Root, Value>
+  ) {
+    self.name = name
+    self.keyPath = keyPath
+    nonisolated(unsafe) let keyPath = keyPath
+    self.encode = { action, container in
+      guard let value = action.value as? Value else {
+        throw EncodingError.invalidValue(
+          action.value,
+          EncodingError.Context(
+            codingPath: container.codingPath,
+            debugDescription:
+              "A binding of '\(name)' holds a \(type(of: action.value)), not a \(Value.self)."
+          ))
+      }
+      try container.encode(_ReflectedValue(value), forKey: .value)
+    }
+    self.decode = { container in
+      .recorded(
+        keyPath,
+        try _RecordCoding.reflectedValue(Value.self, from: container.superDecoder(forKey: .value))
+      )
+    }
   }
 
   /// A field whose values a recording holds.
@@ -90,8 +122,8 @@ extension BindingAction: Encodable where Root: _BindableFields {
         EncodingError.Context(
           codingPath: encoder.codingPath,
           debugDescription: """
-            The field '\(field.name)' of \(Root.self) is not Codable, Equatable and Sendable: a \
-            recording cannot hold its bindings.
+            The field '\(field.name)' of \(Root.self) is not Equatable: a recording cannot hold \
+            its bindings, which are compared by value.
             """
         ))
     }
@@ -118,7 +150,7 @@ extension BindingAction: Decodable where Root: _BindableFields {
       throw DecodingError.dataCorruptedError(
         forKey: .name, in: container,
         debugDescription:
-          "The field '\(name)' of \(Root.self) is not Codable: its bindings cannot be read.")
+          "The field '\(name)' of \(Root.self) is not Equatable: its bindings cannot be read.")
     }
     self = try decode(container)
   }

@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import Foundation
 import StepChanges
 
@@ -13,9 +14,11 @@ public struct _RecordCodingKey: CodingKey, Hashable, Sendable {
 /// What the code `_RecordCodec` generates calls for each member: one overload per kind of
 /// member type, chosen where the member's type is known.
 ///
-/// - A type that is `Decodable` (and `Encodable`) is coded by its conformance, an optional left
-///   out when `nil` as synthesized `Codable` leaves it.
-/// - A type that only encodes is written by its conformance, and read back where it decodes.
+/// - A type that is `Codable` is coded by its conformance, an optional left out when `nil` as
+///   synthesized `Codable` leaves it.
+/// - A type that only encodes, or only decodes, is written and read back by reflection, under
+///   its stored properties' names: its own half of `Codable` would write what the other half
+///   (reflection) could not read, or read what reflection did not write.
 /// - `Result<Success, any Error>` and `any Error`: the error is written with its type, its
 ///   `localizedDescription` and its `Codable` form (``StepChanges/_RecordedErrorForm``), and read
 ///   back as itself where its type decodes, else as a ``RecordedError`` that says the same.
@@ -35,6 +38,10 @@ public enum _RecordCoding {
 
   public static func decode<T: Decodable>(_ container: Decoding, _ key: String) throws -> T {
     if let absent = try Self.absentOptional(T.self, container, key) { return absent }
+    guard _codesItself(T.self) else {
+      return try Self.reflectedValue(
+        T.self, from: container.superDecoder(forKey: _RecordCodingKey(key)))
+    }
     return try container.decode(T.self, forKey: _RecordCodingKey(key))
   }
 
@@ -50,10 +57,10 @@ public enum _RecordCoding {
   ) throws -> T? {
     guard let optional = T.self as? any _RecordOptional.Type else { return nil }
     let codingKey = _RecordCodingKey(key)
-    guard try !container.contains(codingKey) || container.decodeNil(forKey: codingKey) else {
-      return nil
-    }
-    return optional._none as? T
+    guard container.contains(codingKey) else { return optional._none as? T }
+    guard try container.decodeNil(forKey: codingKey) else { return nil }
+    // NB: `null` where the member is there: `.some(nil)` for an optional of an optional.
+    return (T.self as? any _JSONOptional.Type)?._presentNull as? T ?? optional._none as? T
   }
 
   public static func decode(_ container: Decoding, _ key: String) throws -> any Error {
@@ -68,7 +75,7 @@ public enum _RecordCoding {
     if result.contains(_RecordCodingKey("success")) {
       let values = try result.nestedContainer(
         keyedBy: _RecordCodingKey.self, forKey: _RecordCodingKey("success"))
-      return .success(try values.decode(Success.self, forKey: _RecordCodingKey("_0")))
+      return .success(try Self.decode(values, "_0") as Success)
     }
     let values = try result.nestedContainer(
       keyedBy: _RecordCodingKey.self, forKey: _RecordCodingKey("failure"))
@@ -104,12 +111,15 @@ public enum _RecordCoding {
   public static func encode<T: Encodable>(
     _ value: T, to container: inout Encoding, _ key: String
   ) throws {
-    if let optional = value as? any _RecordOptional, optional._isNone { return }
+    if let optional = T.self as? any _RecordOptional.Type, optional._isNone(value) { return }
+    guard _codesItself(T.self) else {
+      return try container.encode(_ReflectedValue(value), forKey: _RecordCodingKey(key))
+    }
     try container.encode(value, forKey: _RecordCodingKey(key))
   }
 
   public static func encode<T>(_ value: T, to container: inout Encoding, _ key: String) throws {
-    if let optional = value as? any _RecordOptional, optional._isNone { return }
+    if let optional = T.self as? any _RecordOptional.Type, optional._isNone(value) { return }
     try container.encode(_ReflectedValue(value), forKey: _RecordCodingKey(key))
   }
 
@@ -152,11 +162,15 @@ public enum _RecordCoding {
 public protocol _RecordOptional {
   static var _none: Self { get }
   var _isNone: Bool { get }
+  /// Whether `value`, a value of this type, is `nil`: told by its type, where a cast of the
+  /// value would look through an optional's `.some(nil)` and find `nil`.
+  static func _isNone(_ value: Any) -> Bool
 }
 
 extension Optional: _RecordOptional {
   public static var _none: Self { nil }
   public var _isNone: Bool { self == nil }
+  public static func _isNone(_ value: Any) -> Bool { (value as? Self).map { $0 == nil } ?? false }
 }
 
 /// Why a recorded value could not be read back into a feature's types.
@@ -283,38 +297,22 @@ public struct RecordedError: Error, Equatable, Hashable, Sendable, LocalizedErro
       }
     }
     let valueKey = _RecordCodingKey(_RecordedErrorForm.valueKey)
-    if container.contains(valueKey),
-      let type = Self.type(named: recorded.typeName) as? any (Error & Decodable).Type,
-      let original = try? Self.decode(type, from: container.superDecoder(forKey: valueKey))
-    {
-      return original
+    if container.contains(valueKey), let type = Self.type(named: recorded.typeName) {
+      // NB: Its own `Codable` where it has both halves, else its values as reflection wrote
+      // them: the error it was, whatever its conformances.
+      if let original = try? _ReflectedDecoding.value(
+        ofStructure: type, from: container.superDecoder(forKey: valueKey)) as? any Error
+      {
+        return original
+      }
     }
     return recorded
   }
 
-  /// The type a recording names `Module.Outer.Name`, found by the runtime under its mangled
-  /// name: each name after the module is tried as a struct, an enum and a class. `nil` for a
-  /// type this build does not have, or a generic one.
+  /// The type a recording names `Module.Outer.Name`; `nil` for a type this build does not
+  /// have, or a generic one.
   static func type(named name: String) -> Any.Type? {
-    let parts = name.split(separator: ".").map(String.init)
-    guard parts.count >= 2, parts.count <= 5, !name.contains("<") else { return nil }
-    func length(_ part: String) -> String { "\(part.utf8.count)\(part)" }
-    var candidates = [length(parts[0])]
-    for part in parts.dropFirst() {
-      candidates = candidates.flatMap { prefix in
-        ["V", "O", "C"].map { prefix + length(part) + $0 }
-      }
-    }
-    for candidate in candidates {
-      if let type = _typeByName(candidate) { return type }
-    }
-    return nil
-  }
-
-  private static func decode<E: Error & Decodable>(
-    _ type: E.Type, from decoder: any Decoder
-  ) throws -> any Error {
-    try E(from: decoder)
+    _typeNamed(name)
   }
 }
 
@@ -348,5 +346,20 @@ extension IdentifiedArray: _ReflectedDecodable where Element: Identifiable, ID =
         try _ReflectedDecoding.decode(Element.self, from: container.superDecoder()))
     }
     return Self(uniqueElements: elements)
+  }
+}
+
+extension AnyHashableSendable: _ReflectionErasing {
+  /// What an identifier of any type holds, which a recording writes with its type's name.
+  public var _erasedValue: Any { self.base }
+  public static func _erasing(_ value: Any) -> Self? {
+    // NB: What a recording held was held here before: `Sendable` as it was.
+    guard let hashable = value as? any Hashable else { return nil }
+    // NB: `Sendable` adds nothing to an existential's layout. Loaded rather than bit-cast:
+    // Swift 6 reads the metatype `(any Hashable & Sendable).self` as another type.
+    let sendable = withUnsafePointer(to: hashable) {
+      UnsafeRawPointer($0).load(as: (any Hashable & Sendable).self)
+    }
+    return Self(sendable)
   }
 }
