@@ -67,11 +67,16 @@ struct UnrecordedDoubler {
       "TimeTravelTests.TestStoreRecordingTests.aFailingTestKeepsItsRunWithTheFailureNotedAtItsStep()"
     #expect(self.files(in: directory) == ["\(name).actionlog"])
     let message = try #require(messages.first)
+    // NB: The assertion's message is TCA's, whole: tests compare failure messages. Where the
+    // run is recorded is said on standard error, beside it.
     #expect(message.hasPrefix("A state change does not match expectation"))
-    #expect(
-      message.contains("The run so far is recorded in \(directory.url.path)/\(name).actionlog"))
-    #expect(message.contains("  replay \(directory.url.path)/\(name).actionlog"))
-    #expect(message.contains("  replay html \(directory.url.path)/\(name).actionlog"))
+    #expect(message.hasSuffix("(Expected: −, Actual: +)"))
+    #expect(!message.contains("recorded in"))
+    let url = directory.url.appendingPathComponent("\(name).actionlog")
+    let said = _TestStoreRecorderNotes.whereTheRunIs(url)
+    #expect(said.contains("The run so far is recorded in \(url.path): step through it"))
+    #expect(said.contains("\n  replay \(url.path)\n"))
+    #expect(said.hasSuffix("\n  replay html \(url.path)"))
     let recording = try Recording(
       contentsOf: directory.url.appendingPathComponent("\(name).actionlog"))
     #expect(recording.count == 2)

@@ -127,7 +127,7 @@ struct RecordEncoder {
         }
         self.sites.wrote(via: lastVia)
       } catch {
-        let text = "action \(seq) could not be encoded: \(error)"
+        let text = "action \(seq) could not be encoded: \(EncodingFailure.describe(error))"
         self.onEncodingFailure?(text)
         self.appendNote(seq: seq, text: text, unrecorded: "action", to: &buffer)
       }
@@ -146,7 +146,8 @@ struct RecordEncoder {
         }
         self.sites.wroteCheckpoint()
       } catch {
-        let text = "the checkpoint after action \(seq) could not be encoded: \(error)"
+        let text =
+          "the checkpoint after action \(seq) could not be encoded: \(EncodingFailure.describe(error))"
         self.onEncodingFailure?(text)
         self.appendNote(seq: seq, text: text, unrecorded: "checkpoint", to: &buffer)
       }
@@ -176,7 +177,8 @@ struct RecordEncoder {
         }
         try self.appendFramed(record, to: &buffer)
       } catch {
-        let text = "a shared value's change after action \(seq) could not be encoded: \(error)"
+        let text =
+          "a shared value's change after action \(seq) could not be encoded: \(EncodingFailure.describe(error))"
         self.onEncodingFailure?(text)
         self.appendNote(seq: seq, text: text, unrecorded: nil, to: &buffer)
       }

@@ -81,9 +81,10 @@ public struct _TestStoreRecorded<State, Action> {
 
 /// A test store's recording, as the test store drives it.
 public protocol _TestStoreRecordingHandle: AnyObject, Sendable {
-  /// Notes a failed assertion after the latest step and writes out what was recorded so far;
-  /// returns what the failure message ends with (where the recording is, how to open it).
-  func failed(_ message: String) -> String
+  /// Notes a failed assertion after the latest step, writes out what was recorded so far, and
+  /// says (once a store, on standard error, beside the failure) where the recording is and how
+  /// to open it.
+  func failed(_ message: String)
   /// The test store is done: ends the recording, checks that it replays when asked, and deletes
   /// it when nothing failed and it is not kept. Returns a failure to report, or `nil`.
   func finish() -> String?

@@ -276,12 +276,12 @@ public final class Recorder<State, Action>: @unchecked Sendable {
       defer { failures.removeAll() }
       return failures
     }
-    for failure in failures {
+    for failure in failures where _recorderFailuresSaid.isNew(failure) {
       reportIssue(
         """
-        The recorder could not encode a value: \(failure). A note stands in its place in \
-        \(self.url.lastPathComponent); make the type's Codable conformance encode every value (a \
-        non-finite Double, for one, cannot be JSON).
+        The recorder could not hold a value: \(failure). A note stands in its place in \
+        \(self.url.lastPathComponent), and the app runs as it did; this is said once for each \
+        kind of value.
         """
       )
     }
@@ -347,7 +347,9 @@ public final class Recorder<State, Action>: @unchecked Sendable {
         site: opened.context.site
       )
     )
-    if opened.moment != nil, let places = self.sharedValues.actionPlaces(of: encodedAction) {
+    if opened.moment != nil,
+      let places = self.sharedValues.actionPlaces(of: self.encoding.actionSharedSource(action))
+    {
       self.writer.append(.shared(seq: opened.seq, .actionPlaces(places)))
     }
     if isCheckpoint {
@@ -358,6 +360,23 @@ public final class Recorder<State, Action>: @unchecked Sendable {
       }
     }
     if moment != nil { self.sharedValues.actionFinished() }
+  }
+}
+
+/// What the recorders of this process have said of values they could not hold: each kind once.
+let _recorderFailuresSaid = RecorderFailuresSaid()
+
+/// The kinds of failure said so far, by what failed and why, whichever action it was.
+final class RecorderFailuresSaid: Sendable {
+  private let said = LockIsolated<Set<String>>([])
+
+  /// Whether `failure` ("action 3 could not be encoded: …") is of a kind not said before; notes
+  /// it as said.
+  func isNew(_ failure: String) -> Bool {
+    let kind =
+      failure.range(of: " could not be encoded: ").map { String(failure[$0.upperBound...]) }
+      ?? failure
+    return self.said.withValue { $0.insert(kind).inserted }
   }
 }
 

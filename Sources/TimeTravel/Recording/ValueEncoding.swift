@@ -20,11 +20,16 @@ struct ValueEncoding<State, Action>: Sendable {
   /// A state as the recorder looks for its shared values in it, on the sending thread: the
   /// state itself, not JSON made of it, whose shared values are values like any other.
   let sharedSource: @Sendable (State) -> any Encodable
+  /// An action as the recorder looks for the shared values it carries (a pushed screen's state
+  /// holding a part of the list's): the action itself, as for a state.
+  let actionSharedSource: @Sendable (Action) -> any Encodable
 }
 
 extension ValueEncoding where State: Encodable & Sendable, Action: Encodable & Sendable {
   static var codable: Self {
-    Self(state: { $0 }, action: { $0 }, encodesWhereItIs: false, sharedSource: { $0 })
+    Self(
+      state: { $0 }, action: { $0 }, encodesWhereItIs: false, sharedSource: { $0 },
+      actionSharedSource: { $0 })
   }
 }
 
@@ -32,7 +37,7 @@ extension ValueEncoding where State: Sendable, Action: Sendable {
   static var sendable: Self {
     Self(
       state: { handOver($0) }, action: { handOver($0) }, encodesWhereItIs: false,
-      sharedSource: { handOver($0) })
+      sharedSource: { handOver($0) }, actionSharedSource: { handOver($0) })
   }
 }
 
@@ -40,7 +45,7 @@ extension ValueEncoding {
   static var whereItIs: Self {
     Self(
       state: { encodeNow($0) }, action: { encodeNow($0) }, encodesWhereItIs: true,
-      sharedSource: { _ReflectedValue($0) })
+      sharedSource: { _ReflectedValue($0) }, actionSharedSource: { _ReflectedValue($0) })
   }
 }
 

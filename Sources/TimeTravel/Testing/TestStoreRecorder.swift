@@ -87,7 +87,17 @@ public struct _TestStoreRecorder: _TestStoreRecorderMaking {
             metadata: ["recorded by": "TestStore", "test": name],
             // NB: Written out at each failure, not synced: a test that crashes leaves what was
             // written, and a test run is not worth a disk's flush per store.
-            options: LogWriter.Options(syncPolicy: .never))
+            options: LogWriter.Options(
+              syncPolicy: .never,
+              // NB: What the recorder cannot hold is the recording's to note, not the test's
+              // to fail: a note at its step, and one line on standard error for each kind.
+              onEncodingFailure: { failure in
+                guard _recorderFailuresSaid.isNew(failure) else { return }
+                FileHandle.standardError.write(
+                  Data(
+                    "note: a test store's recorder could not hold a value, and the test runs as it did: \(failure)\n"
+                      .utf8))
+              }))
         )
       } catch ActionLogError.fileExists where attempt < 1_000 {
         attempt += 1
@@ -121,21 +131,17 @@ where R.State: Equatable {
     self.recording = recording
   }
 
-  func failed(_ message: String) -> String {
-    self.failures.withValue { $0 += 1 }
+  func failed(_ message: String) {
+    let isFirst = self.failures.withValue {
+      $0 += 1
+      return $0 == 1
+    }
     self.recorder.note("✘ " + message)
     // NB: Written out now: a test that crashes after this failure still leaves it.
     try? self.recorder.flush()
-    let path = Self.relativePath(self.url)
-    return """
-
-
-      The run so far is recorded in \(path): step through it, this failure noted at its step, \
-      with
-        replay \(path)
-      or open it in a browser with
-        replay html \(path)
-      """
+    guard isFirst else { return }
+    FileHandle.standardError.write(
+      Data((_TestStoreRecorderNotes.whereTheRunIs(self.url) + "\n").utf8))
   }
 
   func finish() -> String? {
@@ -172,7 +178,7 @@ where R.State: Equatable {
       }
       guard let divergence else { return nil }
       return """
-        The test store's run does not replay from its recording \(Self.relativePath(self.url)): \
+        The test store's run does not replay from its recording \(_TestStoreRecorderNotes.relativePath(self.url)): \
         \(divergence)
         """
     } catch let error as ActionLogError {
@@ -192,12 +198,32 @@ where R.State: Equatable {
   }
 
   private static func failure(_ url: URL, _ error: any Error) -> String {
-    "The test store's run does not replay from its recording \(Self.relativePath(url)): \(error)"
+    "The test store's run does not replay from its recording \(_TestStoreRecorderNotes.relativePath(url)): \(error)"
   }
 
   private static func sayOnce(about subject: String, _ text: String) {
     let isNew = _saidOnce.withValue { $0.insert(subject).inserted }
     if isNew { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+  }
+
+}
+
+/// What the test stores' recordings said once on standard error.
+private let _saidOnce = LockIsolated<Set<String>>([])
+
+/// What a test store's recording says beside a failing test.
+public enum _TestStoreRecorderNotes {
+  /// Where a failing test's run is recorded, and how to open it: what a person running the
+  /// tests reads beside the first failure of a test store.
+  public static func whereTheRunIs(_ url: URL) -> String {
+    let path = Self.relativePath(url)
+    return """
+      The run so far is recorded in \(path): step through it, the failures noted at their \
+      steps, with
+        replay \(path)
+      or open it in a browser with
+        replay html \(path)
+      """
   }
 
   /// `url`'s path from the current folder when it is inside it.
@@ -206,6 +232,3 @@ where R.State: Equatable {
     return url.path.hasPrefix(current) ? String(url.path.dropFirst(current.count)) : url.path
   }
 }
-
-/// What the test stores' recordings said once on standard error.
-private let _saidOnce = LockIsolated<Set<String>>([])
