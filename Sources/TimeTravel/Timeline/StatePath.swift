@@ -52,6 +52,16 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
       } else if character == "." {
         guard index > 0, index + 1 < characters.count else { throw fail("a name is missing") }
         index += 1
+      } else if character == "@" {
+        // NB: `@count`, a collection's size: spelt apart from any member a state may name
+        // `count` (a JSON object's, a struct's), as key-value coding spells it.
+        let name = String(characters[index...].prefix { $0 == "@" || $0.isLetter })
+        guard name == Self.sizeName else {
+          throw fail(
+            "\"\(name)\" is not a path's word; \"\(Self.sizeName)\" is a collection's size")
+        }
+        components.append(.name(name))
+        index += name.count
       } else if character.isLetter || character == "_" {
         var end = index
         while end < characters.count,
@@ -81,6 +91,9 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
     return text
   }
 
+  /// The word a path spells a collection's size with, wherever it is: `todos.@count`.
+  public static let sizeName = "@count"
+
   /// The value at this path in `root`.
   ///
   /// - Throws: ``StatePathError`` naming the first component that does not exist, and what does.
@@ -88,6 +101,17 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
     var value = root
     var walked: [Component] = []
     for component in self.components {
+      if case .name(Self.sizeName) = component {
+        let mirror = Self.mirror(of: value)
+        guard [.collection, .set, .dictionary].contains(mirror.displayStyle) else {
+          throw StatePathError(
+            path: self.description, column: nil,
+            reason: "\(Self.describe(walked)) is not a collection, so it has no \(Self.sizeName)")
+        }
+        value = mirror.children.count
+        walked.append(component)
+        continue
+      }
       // NB: An element of an array, an identified array or a stack, by its position, without
       // building a mirror of every element: what a search does at every step.
       if case let .index(index) = component,
@@ -110,14 +134,16 @@ public struct StatePath: Hashable, Sendable, CustomStringConvertible {
           ?? mirror.children.first(where: { $0.label == "_" + name })
         {
           value = child.value
-        } else if name == "count",
-          [.collection, .set, .dictionary].contains(mirror.displayStyle)
-        {
-          value = mirror.children.count
         } else if mirror.displayStyle == .dictionary,
           let entry = Self.entries(of: mirror).first(where: { $0.key == name })
         {
+          // NB: A member a JSON object (a read-only replay's state) or a dictionary names,
+          // before any word a collection answers to: `count` is the state's `count`.
           value = entry.value
+        } else if name == "count", [.collection, .set].contains(mirror.displayStyle) {
+          // NB: An array or a set has no members of its own: `todos.count` is its size, as
+          // `todos.@count` is.
+          value = mirror.children.count
         } else if mirror.displayStyle == .enum, let payload = mirror.children.first,
           payload.label == name
         {
