@@ -47,6 +47,9 @@ let package = Package(
         .product(name: "DependenciesMacros", package: "swift-dependencies"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        // NB: Not imported here: built so that a feature file's `import XCTestDynamicOverlay`
+        // (TCA's apps still write it) finds the module, as TCA's dependency graph provides it.
+        .product(name: "XCTestDynamicOverlay", package: "xctest-dynamic-overlay"),
       ]
     ),
     // `@Reducer`, `@ObservableState` and the reducer-case markers, as a compiler plugin.
@@ -143,7 +146,7 @@ let package = Package(
       name: "replay-bench",
       dependencies: [
         "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "ReplayREPL", "ReplayViewer",
-        "TimeTravel",
+        "StepChanges", "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -231,8 +234,8 @@ let package = Package(
     .testTarget(
       name: "ReplayCommandTests",
       dependencies: [
-        "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "ReplayREPL",
-        "TestSupport", "TimeTravel",
+        "ActionLog", "ComposableArchitecture", "ComposableArchitectureTesting", "ExampleFeatures",
+        "ExampleSchemas", "ReplayREPL", "TestSupport", "TimeTravel",
       ],
       // The pseudo-terminal driver the tests run with python3.
       exclude: ["Support"]

@@ -2,6 +2,8 @@
 // through one driver and one set of facts, which read best side by side.
 
 import ActionLog
+import ComposableArchitecture
+import ComposableArchitectureTesting
 import Foundation
 import TestSupport
 import Testing
@@ -29,6 +31,7 @@ struct HTMLPageTests {
       var row: Int?
       var diff: [[String]]
       var diffEmpty: String?
+      var failure: [[String]]?
       var verdictText: String?
       var shared: [String]?
       var hash: String
@@ -55,6 +58,8 @@ struct HTMLPageTests {
     var window: String?
     var verdict: Verdict?
     var divergentRows: [Int]?
+    var failures: String?
+    var failedRows: [Int]?
     var sharedMarks: String?
     var dialogs: [String]?
     var foreignElements: Int?
@@ -349,6 +354,39 @@ struct HTMLPageTests {
     #expect(facts.bodyText?.contains("Grace Hopper") == true)
   }
 
+  @Test @MainActor func aFailingTestsPageOpensAtItsFailedAssertion() async throws {
+    let directory = TemporaryDirectory()
+    let recordings = directory.url.appendingPathComponent("runs")
+    _ = await recordedIssues {
+      let store = TestStore(
+        initialState: PageCounter.State(), recording: .onFailure(in: recordings)
+      ) {
+        PageCounter()
+      }
+      await store.send(.incrementTapped) { $0.count = 1 }
+      await store.send(.incrementTapped) { $0.count = 3 }
+      await store.send(.incrementTapped) { $0.count = 3 }
+    }
+    let file = try #require(
+      FileManager.default.contentsOfDirectory(atPath: recordings.path).first)
+    let facts = try await self.page(recordings.appendingPathComponent(file).path, in: directory)
+    // The header says how many assertions failed and where; the page opens at the first.
+    #expect(facts.failures == "A failing test's run: 1 failed assertion at step 2.")
+    #expect(facts.failedRows == [2])
+    #expect(facts.initial?.step == 2)
+    // The failure's diff keeps its lines and colours, as the state's changes beside it do.
+    let failure = try #require(facts.initial?.failure)
+    #expect(failure.first?[1].hasPrefix("A state change does not match expectation") == true)
+    #expect(failure.contains { $0[0] == "-" && $0[1].contains("count: 3") }, "\(failure)")
+    #expect(failure.contains { $0[0] == "+" && $0[1].contains("count: 2") }, "\(failure)")
+    #expect(
+      facts.initial?.diff.contains {
+        $0[0] == "+" && $0[1].contains("count") && $0[1].hasSuffix("2")
+      }
+        == true, "\(facts.initial?.diff ?? [])")
+    #expect(facts.errors == [])
+  }
+
   @Test func aVerifiedPageHighlightsTheFirstStepThatDiffers() async throws {
     let directory = TemporaryDirectory()
     let differs = try await self.page(
@@ -538,4 +576,21 @@ extension HTMLPageTests {
 
 extension ProcessResult {
   var all: String { self.output + self.errors }
+}
+
+/// A counter whose test fails at its second step: what `aFailingTestsPageOpensAtItsFailedAssertion`
+/// records.
+@Reducer
+struct PageCounter {
+  @ObservableState
+  struct State: Equatable {
+    var count = 0
+  }
+  enum Action { case incrementTapped }
+  var body: some ReducerOf<Self> {
+    Reduce { state, _ in
+      state.count += 1
+      return .none
+    }
+  }
 }

@@ -41,6 +41,9 @@
   let visible = []; // indices into actions, in the list
   let selected = -1; // index into actions
   let notesByStep = new Map();
+  // A test store notes each failed assertion at its step as "✘ " and the failure's message.
+  const failureMark = "✘ ";
+  let failedSteps = [];
   let sharedByStep = new Map();
   let writesByStep = new Map();
   let divergentStep = null;
@@ -150,7 +153,9 @@
     for (const [step, text] of data.notes) {
       if (!notesByStep.has(step)) notesByStep.set(step, []);
       notesByStep.get(step).push(text);
+      if (text.startsWith(failureMark) && !failedSteps.includes(step)) failedSteps.push(step);
     }
+    failedSteps.sort((a, b) => a - b);
     for (const [step, operations] of data.writes || []) {
       if (!writesByStep.has(step)) writesByStep.set(step, []);
       writesByStep.get(step).push(operations);
@@ -425,6 +430,18 @@
         (first + actions.length - 1) + " of " + count + "), from the state after step " + (first - 1) +
         ": the recording is longer than a page holds.";
     }
+    if (failedSteps.length) {
+      const failures = $("failures");
+      failures.hidden = false;
+      const count = failedSteps.reduce((total, step) => total + notesByStep.get(step).filter((note) => note.startsWith(failureMark)).length, 0);
+      failures.append(el("strong", { text: "A failing test's run: " + count + (count === 1 ? " failed assertion" : " failed assertions") }),
+        " at " + (failedSteps.length === 1 ? "step " : "steps "));
+      failedSteps.forEach((step, position) => {
+        if (position > 0) failures.append(", ");
+        failures.append(el("button", { class: "link", text: String(step), onclick: () => select(indexOf(step), true) }));
+      });
+      failures.append(".");
+    }
     if (info.verdict) {
       const verdict = $("verdict");
       verdict.hidden = false;
@@ -437,6 +454,18 @@
         verdict.textContent = info.verdict.text;
       }
     }
+  }
+
+  // A failure's message, line by line as the test framework shows it: the lines of its diff
+  // that start (after their indent) with "−" or "+" coloured as the state's changes are.
+  function failureText(message) {
+    const block = el("div", { class: "diff failure" });
+    for (const line of message.split("\n")) {
+      const marker = line.trimStart().charAt(0);
+      const kind = marker === "−" ? " removed" : marker === "+" ? " added" : "";
+      block.append(el("div", { class: "line" + kind, text: line === "" ? " " : line }));
+    }
+    return block;
   }
 
   // MARK: - The list
@@ -454,14 +483,15 @@
       const action = actions[index];
       const step = stepOf(index);
       const row = el("div", {
-        class: "row" + (index === selected ? " selected" : "") + (step === divergentStep ? " divergent" : ""),
+        class: "row" + (index === selected ? " selected" : "") + (step === divergentStep ? " divergent" : "") + (failedSteps.includes(step) ? " failed" : ""),
         role: "option", "data-step": String(step), "aria-selected": index === selected ? "true" : "false",
       },
         el("span", { class: "step", text: String(step) }),
         el("span", { class: "time", text: "+" + seconds(action.time) }),
         el("span", { class: "origin " + action.source, title: siteOf(index) || "", text: action.source === "effect" ? "effect" + (action.trigger != null ? " ←" + action.trigger : "") : "send" }),
         el("span", { class: "name", text: " " + shortSwift(index) }),
-        notesByStep.has(step) ? el("span", { class: "note-mark", text: "  ✎" }) : null,
+        failedSteps.includes(step) ? el("span", { class: "failure-mark", title: "A failed assertion", text: "  ✘" })
+          : notesByStep.has(step) ? el("span", { class: "note-mark", text: "  ✎" }) : null,
         sharedByStep.has(step) ? el("span", { class: "shared-mark", title: sharedTitle(step), text: "  ⇣" }) : null,
       );
       row.style.top = position * ROW + "px";
@@ -592,8 +622,16 @@
 
     const notes = notesByStep.get(step);
     if (notes) {
-      detail.append(el("h3", { text: "Notes" }));
-      for (const note of notes) detail.append(el("p", { class: "note", text: note }));
+      const failures = notes.filter((note) => note.startsWith(failureMark));
+      const others = notes.filter((note) => !note.startsWith(failureMark));
+      if (failures.length) {
+        detail.append(el("h3", { text: failures.length === 1 ? "Failed assertion" : failures.length + " failed assertions" }));
+        for (const failure of failures) detail.append(failureText(failure.slice(failureMark.length)));
+      }
+      if (others.length) {
+        detail.append(el("h3", { text: "Notes" }));
+        for (const note of others) detail.append(el("p", { class: "note", text: note }));
+      }
     }
 
     detail.append(el("h3", { text: "Effects" }));
@@ -820,7 +858,11 @@
     renderList();
     drawTimeline();
     const match = /step=(\d+)/.exec(location.hash);
-    const wanted = match ? indexOf(Number(match[1])) : (divergentStep !== null ? indexOf(divergentStep) : -1);
+    // NB: Opens where the story is: the step asked for, else the first failed assertion, else
+    // where today's reducer differs.
+    const wanted = match ? indexOf(Number(match[1]))
+      : failedSteps.length ? indexOf(failedSteps[0])
+      : divergentStep !== null ? indexOf(divergentStep) : -1;
     if (wanted >= 0 && wanted < actions.length) select(wanted, true);
     document.body.dataset.ready = "true";
     performance.mark("replay-ready");

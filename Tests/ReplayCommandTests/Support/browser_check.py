@@ -146,7 +146,8 @@ def main():
                     step: detail.dataset.step ? Number(detail.dataset.step) : null,
                     heading: (detail.querySelector('h2') || {}).textContent || null,
                     row: row ? Number(row.dataset.step) : null,
-                    diff: [...detail.querySelectorAll('.diff .line')].map(l => [l.classList.contains('added') ? '+' : '-', l.textContent]),
+                    diff: [...detail.querySelectorAll('.diff:not(.failure) .line')].map(l => [l.classList.contains('added') ? '+' : '-', l.textContent]),
+                    failure: [...detail.querySelectorAll('.diff.failure .line')].map(l => [l.classList.contains('added') ? '+' : l.classList.contains('removed') ? '-' : ' ', l.textContent]),
                     diffEmpty: (detail.querySelector('.diff .empty') || {}).textContent || null,
                     effects: [...detail.querySelectorAll('ul.effects li')].map(l => l.textContent),
                     verdictText: (detail.querySelector('pre.verdict-text') || {}).textContent || null,
@@ -165,6 +166,10 @@ def main():
             const v = document.getElementById('verdict');
             return v.hidden ? null : {class: v.className, text: v.textContent};
         }""")
+        facts["failures"] = page.evaluate(
+            "document.getElementById('failures').hidden ? null : document.getElementById('failures').textContent")
+        facts["failedRows"] = page.evaluate(
+            "[...document.querySelectorAll('#list .row.failed')].map(r => Number(r.dataset.step))")
         facts["divergentRows"] = page.evaluate(
             "[...document.querySelectorAll('#list .row.divergent')].map(r => Number(r.dataset.step))")
         # What a hostile report could have put in the page as markup: elements the page never
