@@ -39,7 +39,7 @@ struct ReplayBench: AsyncParsableCommand {
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
   case send, sites, field, macros, steps, overload, writer, open, timeline, diff, decode, html
-  case codable, child, dap
+  case codable, shapes, child, dap
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -76,6 +76,9 @@ struct Measure: AsyncParsableCommand {
       if runs(.codable) {
         try ReplayBench.withoutCodable(
           scratch: scratch, actions: quick ? 2_000 : 20_000, rounds: quick ? 3 : 11)
+      }
+      if runs(.shapes) {
+        try ReplayBench.reflectedShapes(values: quick ? 2_000 : 20_000, rounds: quick ? 3 : 11)
       }
       if runs(.dap) {
         try ReplayBench.debugAdapter(
