@@ -102,8 +102,13 @@ struct RaceLimitSetter {
       var (outsideWon, appWon, overlapped) = (0, 0, 0)
       for round in 1...1_000 {
         let (appValue, outsideValue) = (round * 10, round * 10 + 1)
-        // The other program's write lands up to 300 µs before or after the app's change.
-        let offset = Int64.random(in: -300_000...300_000, using: &random)
+        // The other program's write lands up to 500 µs before or after the app's change, on the
+        // side of the order seen less so far: on a machine busy with other tests the other
+        // program starts late, and without this most rounds would have it last.
+        let offset =
+          appWon < outsideWon
+          ? Int64.random(in: -500_000...0, using: &random)
+          : Int64.random(in: 0...500_000, using: &random)
         let moment = Self.now() + 2_000_000
         input.fileHandleForWriting.write(Data("\(outsideValue) \(moment + offset)\n".utf8))
         while Self.now() < moment {}

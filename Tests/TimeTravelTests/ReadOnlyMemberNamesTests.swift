@@ -60,24 +60,21 @@ struct MemberNames {
   @Test func printReadsTheNamedMemberAtEveryStep() async throws {
     let directory = TemporaryDirectory()
     let (url, states) = try Self.record(in: directory)
+    let input =
+      states.indices.map { step in
+        "goto \(step)\nprint count\nprint first\nprint isEmpty\nprint items.@count\n"
+      }.joined() + "quit\n"
+    let result = try await run("replay", [url.lastPathComponent], input: input, in: directory.url)
+    // NB: Each step's four answers follow its position line (`N/3 …`), in order.
+    let lines = result.output.split(separator: "\n").map(String.init)
     for (step, state) in states.enumerated() {
-      let result = try await run(
-        "replay", [url.lastPathComponent],
-        input: """
-          goto \(step)
-          print count
-          print first
-          print isEmpty
-          print items.@count
-          quit
-
-          """,
-        in: directory.url)
-      let lines = result.output.split(separator: "\n").map(String.init)
-      #expect(lines.contains("\(state.count)"), "count at step \(step): \(result.output)")
-      #expect(lines.contains("\"\(state.first)\""), "first at step \(step): \(result.output)")
-      #expect(lines.contains("\(state.isEmpty)"), "isEmpty at step \(step): \(result.output)")
-      #expect(lines.contains("\(state.items.count)"), "@count at step \(step): \(result.output)")
+      let position = try #require(
+        lines.firstIndex { $0.hasPrefix("\(step)/\(states.count - 1)") }, "\(result.output)")
+      let answers = Array(lines[(position + 1)...].prefix(4))
+      #expect(
+        answers == [
+          "\(state.count)", "\"\(state.first)\"", "\(state.isEmpty)", "\(state.items.count)",
+        ], "at step \(step): \(result.output)")
     }
   }
 

@@ -242,15 +242,17 @@ struct Journal: Reducer {
       }
     }
     #expect(issues.count == 1)
+    // NB: It names the value, where it was and the true cause, and says it once for the kind.
     #expect(
       issues.first?.hasPrefix(
-        "The recorder could not encode a value: action 2 could not be encoded: ") == true)
+        "The recorder could not hold a value: action 2 could not be encoded: a Double of nan at value._0 cannot be written: JSON has no infinite or NaN numbers."
+      ) == true, "\(issues)")
     #expect(
       issues.first?.hasSuffix(
         """
-        A note stands in its place in test.actionlog; make the type's Codable conformance encode \
-        every value (a non-finite Double, for one, cannot be JSON).
-        """) == true)
+        A note stands in its place in test.actionlog, and the app runs as it did; this is said \
+        once for each kind of value.
+        """) == true, "\(issues)")
     let recording = try Recording(contentsOf: url)
     #expect(recording.count == 3)
     #expect(try recording.action(3, as: Meter.Action.self).action == .read(2))

@@ -45,6 +45,22 @@ struct UnrecordedDoubler {
   }
 }
 
+/// A reading that can be infinite.
+@Reducer
+struct Gauge {
+  @ObservableState
+  struct State: Equatable {
+    var reading = 0.0
+  }
+  enum Action: Equatable { case read(Double) }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      if case let .read(value) = action { state.reading = value }
+      return .none
+    }
+  }
+}
+
 @MainActor
 @Suite struct TestStoreRecordingTests {
   func files(in directory: TemporaryDirectory) -> [String] {
@@ -138,6 +154,24 @@ struct UnrecordedDoubler {
     #expect(
       messages.first?.hasPrefix("The test store's run does not replay from its recording") == true)
     #expect(messages.first?.contains("differs from the recording at step 2") == true)
+  }
+
+  /// A value the recorder cannot hold (a number JSON has no way to write) is a note in the
+  /// recording, never an issue in the test: the test passes as it does without a recorder.
+  @Test func aValueTheRecorderCannotHoldLeavesTheTestsVerdictAlone() async throws {
+    let directory = TemporaryDirectory()
+    do {
+      let store = TestStore(initialState: Gauge.State(), recording: .everyRun(in: directory.url)) {
+        Gauge()
+      }
+      await store.send(.read(1.5)) { $0.reading = 1.5 }
+      await store.send(.read(.infinity)) { $0.reading = .infinity }
+    }
+    let file = try #require(self.files(in: directory).first)
+    let text = try String(
+      contentsOf: directory.url.appendingPathComponent(file), encoding: .utf8)
+    #expect(text.contains(#""kind":"note""#))
+    #expect(text.contains("cannot be written: JSON has no infinite or NaN numbers"))
   }
 
   @Test func offRecordsNothing() async {

@@ -218,7 +218,7 @@ struct RecordEncoder {
     } catch {
       if case .some = self.lastState {
         let text =
-          "the state after action \(seq) could not be encoded, so its update is not recorded: \(error)"
+          "the state after action \(seq) could not be encoded, so its update is not recorded: \(EncodingFailure.describe(error))"
         self.onEncodingFailure?(text)
         self.appendNote(seq: seq - 1, text: text, unrecorded: nil, to: &buffer)
       }

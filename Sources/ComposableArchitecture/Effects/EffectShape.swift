@@ -172,5 +172,8 @@ private func identityParts(_ value: Any) -> [String] {
   if mirror.displayStyle == .optional {
     return mirror.children.first.map { identityParts($0.value) } ?? []
   }
+  // NB: A URL relative to a base describes itself as both ("memo.m4a -- file:///tmp/"); what
+  // a recording holds, and a replay reads back, is its absolute form.
+  if let url = value as? URL { return [url.absoluteString] }
   return ["\(value)"]
 }

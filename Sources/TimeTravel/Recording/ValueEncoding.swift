@@ -64,7 +64,7 @@ private func encodeNow<Value>(_ value: Value) -> any Encodable & Sendable {
     let data = try JSONEncoder().encode(_ReflectedValue(value))
     return try JSONDecoder().decode(JSONValue.self, from: data)
   } catch {
-    return EncodingFailed(reason: "\(error)")
+    return EncodingFailed(error: error)
   }
 }
 
@@ -81,11 +81,10 @@ private struct Reflected<Value: Sendable>: Encodable, Sendable {
 /// A value that could not be encoded where it was: the writer notes why, as for any value that
 /// does not encode.
 private struct EncodingFailed: Encodable, Sendable {
-  let reason: String
+  /// The error encoding it threw, which says what failed and where.
+  let error: any Error
 
   func encode(to encoder: any Encoder) throws {
-    throw EncodingError.invalidValue(
-      self.reason,
-      EncodingError.Context(codingPath: encoder.codingPath, debugDescription: self.reason))
+    throw self.error
   }
 }

@@ -88,7 +88,10 @@ public struct _TestStoreRecorder: _TestStoreRecorderMaking {
             // NB: Written out at each failure, not synced: a test that crashes leaves what was
             // written, and a test run is not worth a disk's flush per store.
             options: LogWriter.Options(
-              syncPolicy: .never,
+              // NB: The writer waits for a failure or the end of the test (or a full queue)
+              // rather than working beside the test: a test store's effects race its clock
+              // and its yields as they do without a recorder, not against a writer's thread.
+              syncPolicy: .never, flushInterval: .seconds(3_600), batchSize: 65_536,
               // NB: What the recorder cannot hold is the recording's to note, not the test's
               // to fail: a note at its step, and one line on standard error for each kind.
               onEncodingFailure: { failure in
@@ -182,6 +185,15 @@ where R.State: Equatable {
         \(divergence)
         """
     } catch let error as ActionLogError {
+      if case let .actionNotRecorded(seq, note) = error {
+        // NB: A value the recorder could not hold is the recording's limit, not a divergence:
+        // said once, and the test's result is unchanged.
+        Self.sayOnce(
+          about: "\(self.url.path)#\(seq)",
+          "note: the run recorded in \(_TestStoreRecorderNotes.relativePath(self.url)) is checked for replay up to step \(seq - 1) only: action \(seq) was not recorded (\(note))"
+        )
+        return nil
+      }
       if case .notRebuildable = error {
         // NB: What the feature's types cannot give back is theirs to say, not the test's:
         // said once, on standard error, and the test's result is unchanged.

@@ -268,3 +268,64 @@ struct Shapes {
     #expect(kept.filter { $0.hasSuffix(".actionlog") }.count == 1)
   }
 }
+
+/// Elements identified by file URLs, as TCA's VoiceMemos identifies its memos, each with an
+/// effect cancelled by its identity.
+@Reducer
+struct FileMemos {
+  @ObservableState
+  struct State: Equatable {
+    var memos: IdentifiedArrayOf<FileMemo.State> = []
+  }
+  enum Action {
+    case memos(IdentifiedActionOf<FileMemo>)
+  }
+  var body: some ReducerOf<Self> {
+    EmptyReducer()
+      .forEach(\.memos, action: \.memos) { FileMemo() }
+  }
+}
+
+@Reducer
+struct FileMemo {
+  @ObservableState
+  struct State: Equatable, Identifiable {
+    var id: URL
+    var isPlaying = false
+  }
+  enum Action { case playTapped, stopTapped }
+  enum CancelID { case play }
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .playTapped:
+        state.isPlaying = true
+        return .run { _ in try await Task.never() }.cancellable(id: CancelID.play)
+      case .stopTapped:
+        state.isPlaying = false
+        return .cancel(id: CancelID.play)
+      }
+    }
+  }
+}
+
+@MainActor
+@Suite struct FileIdentifiedEffectsTests {
+  /// A URL relative to the current folder describes itself with its base; the recording holds
+  /// its absolute form, and the effects a replay starts are named by the same identity.
+  @Test func effectsOfAnElementIdentifiedByARelativeFileURLReplay() throws {
+    let directory = TemporaryDirectory()
+    let url = directory.file()
+    let id = URL(fileURLWithPath: "pointfreeco/functions.m4a")
+    let initial = FileMemos.State(memos: [FileMemo.State(id: id)])
+    let recorder = try RecorderOf<FileMemos>(url: url, feature: "memos", initialState: initial)
+    let store = Store(initialState: initial) { FileMemos().recording(to: recorder) }
+    store.send(.memos(.element(id: id, action: .playTapped)))
+    store.send(.memos(.element(id: id, action: .stopTapped)))
+    try recorder.close()
+    let timeline = try Timeline(
+      recording: try Recording(contentsOf: url), reducer: FileMemos(), feature: "memos")
+    let divergence = try timeline.verify()
+    #expect(divergence == nil, "\(divergence.map(String.init(describing:)) ?? "")")
+  }
+}
