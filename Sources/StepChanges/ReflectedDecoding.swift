@@ -57,12 +57,7 @@ public enum _ReflectedDecoding {
       return optional._reflectedSome(try Self.value(of: optional._wrappedType, from: decoder))
     }
     if let array = type as? any _ReflectedArray.Type {
-      var container = try decoder.unkeyedContainer()
-      var elements: [Any] = []
-      while !container.isAtEnd {
-        elements.append(try Self.value(of: array._elementType, from: container.superDecoder()))
-      }
-      return array._reflectedArray(elements)
+      return array._reflectedArray(try Self.elements(of: array._elementType, from: decoder))
     }
     if let raw = type as? any RawRepresentable.Type, let value = try Self.raw(raw, from: decoder) {
       return value
@@ -87,12 +82,7 @@ public enum _ReflectedDecoding {
       return try dictionary._reflectedDictionary(from: decoder)
     }
     if let set = type as? any _ReflectedSet.Type {
-      var container = try decoder.unkeyedContainer()
-      var elements: [Any] = []
-      while !container.isAtEnd {
-        elements.append(try Self.value(of: set._elementType, from: container.superDecoder()))
-      }
-      return set._reflectedSet(elements)
+      return set._reflectedSet(try Self.elements(of: set._elementType, from: decoder))
     }
     switch Self.kind(of: type) {
     case .struct:
@@ -197,6 +187,16 @@ public enum _ReflectedDecoding {
       }
     }
     return _openExistential(type, do: build)
+  }
+
+  /// The elements of an array or a set, each of `type`.
+  private static func elements(of type: Any.Type, from decoder: any Decoder) throws -> [Any] {
+    var container = try decoder.unkeyedContainer()
+    var elements: [Any] = []
+    while !container.isAtEnd {
+      elements.append(try Self.value(of: type, from: container.superDecoder()))
+    }
+    return elements
   }
 
   /// Member `key` of `type`: an optional that is absent is `nil`.

@@ -39,15 +39,7 @@ public struct _BindableField<Root>: @unchecked Sendable {
     self.keyPath = keyPath
     nonisolated(unsafe) let keyPath = keyPath
     self.encode = { action, container in
-      guard let value = action.value as? Value else {
-        throw EncodingError.invalidValue(
-          action.value,
-          EncodingError.Context(
-            codingPath: container.codingPath,
-            debugDescription:
-              "A binding of '\(name)' holds a \(type(of: action.value)), not a \(Value.self)."
-          ))
-      }
+      let value: Value = try Self.value(of: action, named: name, at: container.codingPath)
       try container.encode(_ReflectedValue(value), forKey: .value)
     }
     self.decode = { container in
@@ -69,20 +61,30 @@ public struct _BindableField<Root>: @unchecked Sendable {
     self.keyPath = keyPath
     nonisolated(unsafe) let keyPath = keyPath
     self.encode = { action, container in
-      guard let value = action.value as? Value else {
-        throw EncodingError.invalidValue(
-          action.value,
-          EncodingError.Context(
-            codingPath: container.codingPath,
-            debugDescription:
-              "A binding of '\(name)' holds a \(type(of: action.value)), not a \(Value.self)."
-          ))
-      }
+      let value: Value = try Self.value(of: action, named: name, at: container.codingPath)
       try container.encode(value, forKey: .value)
     }
     self.decode = { container in
       .recorded(keyPath, try container.decode(Value.self, forKey: .value))
     }
+  }
+}
+
+extension _BindableField {
+  /// The value `action` writes, of the field's type.
+  static func value<Value>(
+    of action: BindingAction<Root>, named name: String, at codingPath: [any CodingKey]
+  ) throws -> Value {
+    guard let value = action.value as? Value else {
+      throw EncodingError.invalidValue(
+        action.value,
+        EncodingError.Context(
+          codingPath: codingPath,
+          debugDescription:
+            "A binding of '\(name)' holds a \(type(of: action.value)), not a \(Value.self)."
+        ))
+    }
+    return value
   }
 }
 
