@@ -140,10 +140,15 @@ extension String: _JSONEncodable {
 }
 
 extension Bool: _JSONEncodable {
-  @inlinable
+  // NB: Not `@inlinable`, and no conditional between two array literals: so written, the
+  // optimizer's witness for a `Bool` reached through `any _JSONEncodable` wrote `false` for
+  // `true` (and `true` for `false`) in release builds.
   public func _encodeJSON(into json: inout _JSONBuffer) throws {
-    json.bytes.append(
-      contentsOf: self ? [0x74, 0x72, 0x75, 0x65] : [0x66, 0x61, 0x6C, 0x73, 0x65])
+    if self {
+      json.bytes.append(contentsOf: "true".utf8)
+    } else {
+      json.bytes.append(contentsOf: "false".utf8)
+    }
   }
 }
 

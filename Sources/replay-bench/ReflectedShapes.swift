@@ -50,7 +50,12 @@ extension ReplayBench {
     for model in models.prefix(12) {
       let reflected = try codec.encode(_ReflectedValue(model, reflectsCodable: true))
       let synthesized = try codec.encode(model)
-      precondition(reflected == synthesized, "reflection writes other bytes")
+      guard reflected == synthesized else {
+        print("reflection writes other bytes:")
+        print("  \(String(decoding: reflected, as: UTF8.self))")
+        print("  \(String(decoding: synthesized, as: UTF8.self))")
+        throw CocoaError(.coderInvalidValue)
+      }
     }
     var synthesized: [Duration] = []
     var reflected: [Duration] = []
