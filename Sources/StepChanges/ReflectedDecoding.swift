@@ -221,13 +221,7 @@ public enum _ReflectedDecoding {
         try Self.member(element.label ?? "_\(index)", of: element.type, in: container))
     }
     func build<Value>(_: Value.Type) -> Any {
-      let storage = UnsafeMutableRawPointer.allocate(
-        byteCount: max(MemoryLayout<Value>.size, 1), alignment: MemoryLayout<Value>.alignment)
-      defer { storage.deallocate() }
-      for (element, value) in zip(elements, values) {
-        Self.initialize(storage + element.offset, as: element.type, to: value)
-      }
-      return storage.assumingMemoryBound(to: Value.self).move()
+      Self.assemble(Value.self, zip(elements, values).map { ($0.offset, $0.type, $1) })
     }
     return _openExistential(type, do: build)
   }
@@ -291,11 +285,18 @@ public enum _ReflectedDecoding {
       return true
     }
     let values = try Self.fieldValues(fields, from: decoder)
+    return Self.assemble(Value.self, zip(fields, values).map { ($0.offset, $0.type, $1) })
+  }
+
+  /// A value of `Value` (a struct, a tuple) made of `parts`, each written at its offset.
+  private static func assemble<Value>(
+    _ type: Value.Type, _ parts: [(offset: Int, type: Any.Type, value: Any)]
+  ) -> Value {
     let storage = UnsafeMutableRawPointer.allocate(
       byteCount: max(MemoryLayout<Value>.size, 1), alignment: MemoryLayout<Value>.alignment)
     defer { storage.deallocate() }
-    for (field, value) in zip(fields, values) {
-      Self.initialize(storage + field.offset, as: field.type, to: value)
+    for part in parts {
+      Self.initialize(storage + part.offset, as: part.type, to: part.value)
     }
     return storage.assumingMemoryBound(to: Value.self).move()
   }
