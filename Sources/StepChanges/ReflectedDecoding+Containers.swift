@@ -8,6 +8,10 @@ protocol _ReflectedOptional {
   static var _wrappedType: Any.Type { get }
   static var _reflectedNone: Any { get }
   static func _reflectedSome(_ wrapped: Any) -> Any
+  /// The wrapped value of `value`, an optional of this type.
+  static func _unwrapping(_ value: Any) -> Any?
+  /// Whether the optional of this type at `address` is `nil`.
+  static func _isNone(_ address: UnsafeRawPointer) -> Bool
 }
 
 extension Optional: _ReflectedOptional {

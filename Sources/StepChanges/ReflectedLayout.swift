@@ -105,20 +105,48 @@ enum _ReflectedLayout {
   static func makeEnum<Value>(
     _ type: Value.Type, tag: UInt32, payload: (UnsafeMutableRawPointer) -> Void
   ) -> Value {
-    let metadata = unsafeBitCast(Value.self as Any.Type, to: UnsafeRawPointer.self)
-    let witnesses = (metadata - MemoryLayout<Int>.size).load(as: UnsafeRawPointer.self)
-    // EnumValueWitnessTable: eight functions, size, stride, flags and extra inhabitants; then
-    // getEnumTag, destructiveProjectEnumData, destructiveInjectEnumTag.
-    typealias Inject = @convention(c) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void
-    let inject = unsafeBitCast(
-      witnesses.load(fromByteOffset: 13 * MemoryLayout<Int>.size, as: UnsafeRawPointer.self),
-      to: Inject.self)
     let storage = UnsafeMutableRawPointer.allocate(
       byteCount: max(MemoryLayout<Value>.size, 1), alignment: MemoryLayout<Value>.alignment)
     defer { storage.deallocate() }
     payload(storage)
-    inject(storage, tag, metadata)
+    Self.injectEnumTag(storage, tag: tag, type: Value.self)
     return storage.assumingMemoryBound(to: Value.self).move()
+  }
+
+  /// The tag of the case of the enum of `type` at `address`.
+  static func enumTag(of address: UnsafeRawPointer, type: Any.Type) -> UInt32 {
+    typealias GetTag = @convention(c) (UnsafeRawPointer, UnsafeRawPointer) -> UInt32
+    let (metadata, witness) = Self.enumWitness(11, of: type)
+    return unsafeBitCast(witness, to: GetTag.self)(address, metadata)
+  }
+
+  /// Leaves the values of the case of the enum at `address` at the start of its storage, in
+  /// place of the enum: what the compiler emits before reading a case's values.
+  static func projectEnumData(_ address: UnsafeMutableRawPointer, type: Any.Type) {
+    typealias Project = @convention(c) (UnsafeMutableRawPointer, UnsafeRawPointer) -> Void
+    let (metadata, witness) = Self.enumWitness(12, of: type)
+    unsafeBitCast(witness, to: Project.self)(address, metadata)
+  }
+
+  /// Makes the values at the start of `address` the enum's case `tag`.
+  static func injectEnumTag(_ address: UnsafeMutableRawPointer, tag: UInt32, type: Any.Type) {
+    typealias Inject = @convention(c) (UnsafeMutableRawPointer, UInt32, UnsafeRawPointer) -> Void
+    let (metadata, witness) = Self.enumWitness(13, of: type)
+    unsafeBitCast(witness, to: Inject.self)(address, tag, metadata)
+  }
+
+  /// The metadata of `type`, an enum, and the value witness at `index` of its table
+  /// (`EnumValueWitnessTable`: eight functions, size, stride, flags and extra inhabitants; then
+  /// getEnumTag, destructiveProjectEnumData, destructiveInjectEnumTag).
+  private static func enumWitness(
+    _ index: Int, of type: Any.Type
+  ) -> (UnsafeRawPointer, UnsafeRawPointer) {
+    let metadata = unsafeBitCast(type, to: UnsafeRawPointer.self)
+    let witnesses = (metadata - MemoryLayout<Int>.size).load(as: UnsafeRawPointer.self)
+    return (
+      metadata,
+      witnesses.load(fromByteOffset: index * MemoryLayout<Int>.size, as: UnsafeRawPointer.self)
+    )
   }
 
   /// A new instance of `type`, a class, its stored properties written by `fields` at their

@@ -150,41 +150,97 @@ struct _Reflection {
   }
 
   /// The leaf types a test that reflects `Codable` types still writes by their conformance.
-  static func isLeaf(_ value: Any) -> Bool {
-    switch value {
-    case is String, is Substring, is Bool, is Int, is Int8, is Int16, is Int32, is Int64, is UInt,
-      is UInt8, is UInt16, is UInt32, is UInt64, is Float, is Double, is Date, is URL, is UUID,
-      is Data, is Decimal:
-      true
-    default:
-      false
-    }
+  static func isLeaf(_ type: Any.Type) -> Bool {
+    Self.leaves.contains(ObjectIdentifier(type))
   }
 
+  private static let leaves: Set<ObjectIdentifier> = Set(
+    ([
+      String.self, Substring.self, Bool.self, Int.self, Int8.self, Int16.self, Int32.self,
+      Int64.self, UInt.self, UInt8.self, UInt16.self, UInt32.self, UInt64.self, Float.self,
+      Double.self, Date.self, URL.self, UUID.self, Data.self, Decimal.self,
+    ] as [Any.Type]).map(ObjectIdentifier.init))
+
   func encode(_ value: Any, to encoder: any Encoder) throws {
-    if let error = value as? any Error, !(value is any _ReflectionUnwrapping) {
+    let route = self.route(of: value)
+    if route.isError {
       // NB: Before `Encodable`: an error keeps its type whatever its conformances.
-      return try self.encode(error: error, to: encoder)
+      return try self.encode(error: value as! any Error, to: encoder)
     }
-    try self.encode(structure: value, to: encoder)
+    try self.encode(structure: value, route: route, to: encoder)
+  }
+
+  /// How a value of `value`'s type is written.
+  func route(of value: Any) -> _ReflectedRoute {
+    _ReflectedRoute.of(type(of: value), reflectsCodable: self.reflectsCodable)
   }
 
   /// `value` as its shape is written, an error's too.
   func encode(structure value: Any, to encoder: any Encoder) throws {
-    if let erasing = value as? any _ReflectionErasing {
-      return try self.encode(erased: erasing._erasedValue, to: encoder)
-    }
-    if let encodable = value as? any Encodable,
-      Self.isLeaf(value) || !self.reflectsCodable && _codesItself(type(of: value))
-    {
+    try self.encode(structure: value, route: self.route(of: value), to: encoder)
+  }
+
+  private func encode(
+    structure value: Any, route: _ReflectedRoute, to encoder: any Encoder
+  ) throws {
+    switch route.form {
+    case .error, .mirror:
+      try self.encode(mirroring: value, to: encoder)
+    case .erasing:
+      try self.encode(erased: (value as! any _ReflectionErasing)._erasedValue, to: encoder)
+    case .encodable(let encode):
       // NB: Through a container, so that an encoder writes the types it knows its own way (a
       // URL as a string, a date as its strategy says), as it does for a member.
-      var container = encoder.singleValueContainer()
-      return try container.encode(encodable)
+      try encode(value, encoder)
+    case .unwrapping(let wrapped):
+      try self.encode(wrapped(value), to: encoder)
+    case .optional(let unwrap):
+      guard let wrapped = unwrap(value) else {
+        var container = encoder.singleValueContainer()
+        return try container.encodeNil()
+      }
+      try self.encode(wrapped, to: encoder)
+    case .raw(let rawValue):
+      try self.encode(rawValue(value), to: encoder)
+    case .enumeration(let enumeration):
+      var container = encoder.container(keyedBy: Key.self)
+      let (name, payload) = enumeration.caseOf(value, enumeration.cases)
+      guard let payload else {
+        _ = container.nestedContainer(keyedBy: Key.self, forKey: Key(name))
+        return
+      }
+      try container.encode(self.values(payload), forKey: Key(name))
+    case .fields(_, isTuple: true):
+      try self.values(value).encode(to: encoder)
+    case .fields(let fields, isTuple: false):
+      var container = encoder.container(keyedBy: Key.self)
+      try fields.withAddress(value) { address in
+        for field in fields.fields {
+          // NB: A `nil` optional is left out, as synthesized `encodeIfPresent` leaves it.
+          if let isNone = field.isNone, isNone(address + field.offset) { continue }
+          let child = field.load(address + field.offset)
+          if field.isExistential {
+            let route = self.route(of: child)
+            if route.isNil(child) { continue }
+            if !route.isError {
+              // NB: A property of a protocol's type: what it holds, with its type's name,
+              // which a reader needs to build it back.
+              try container.encode(Erased(value: child, reflection: self), forKey: Key(field.key))
+              continue
+            }
+          }
+          try container.encode(self.node(child), forKey: Key(field.key))
+        }
+      }
+    case .sequence(let forEachElement):
+      var container = encoder.unkeyedContainer()
+      try forEachElement(value) { try container.encode(self.node($0)) }
     }
-    if let wrapper = value as? any _ReflectionUnwrapping {
-      return try self.encode(wrapper._reflectedValue, to: encoder)
-    }
+  }
+
+  /// `value` as `Mirror` shows it: a class, a type with a custom mirror, a dictionary, what
+  /// has no shape of data.
+  private func encode(mirroring value: Any, to encoder: any Encoder) throws {
     let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
     case .optional:
@@ -300,17 +356,19 @@ struct _Reflection {
 
     func encode(to encoder: any Encoder) throws {
       var container = encoder.container(keyedBy: Key.self)
-      let mirror = Mirror(reflecting: self.payload)
-      guard mirror.displayStyle == .tuple else {
+      let route = self.reflection.route(of: self.payload)
+      guard case .fields(let fields, isTuple: true) = route.form else {
         // NB: A `nil` value is left out, as the generated code leaves it: `null` is an
         // optional of an optional's `.some(nil)`.
-        if _Reflection.isNil(self.payload) { return }
+        if route.isNil(self.payload) { return }
         return try container.encode(self.reflection.node(self.payload), forKey: Key("_0"))
       }
-      for (index, element) in mirror.children.enumerated() {
-        let label = element.label.flatMap { $0.hasPrefix(".") ? nil : $0 } ?? "_\(index)"
-        if _Reflection.isNil(element.value) { continue }
-        try container.encode(self.reflection.node(element.value), forKey: Key(label))
+      try fields.withAddress(self.payload) { address in
+        for field in fields.fields {
+          if let isNone = field.isNone, isNone(address + field.offset) { continue }
+          try container.encode(
+            self.reflection.node(field.load(address + field.offset)), forKey: Key(field.key))
+        }
       }
     }
   }
@@ -374,8 +432,7 @@ struct _Reflection {
   }
 
   static func isNil(_ value: Any) -> Bool {
-    let mirror = Mirror(reflecting: value)
-    return mirror.displayStyle == .optional && mirror.children.isEmpty
+    _ReflectedRoute.of(type(of: value), reflectsCodable: false).isNil(value)
   }
 
   /// The name of a case without values, which `String(describing:)` gives unless the enum

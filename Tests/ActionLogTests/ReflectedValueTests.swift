@@ -146,6 +146,71 @@ import Testing
     #expect(try Self.json(_ReflectedValue(Described.idle)) == #"{"idle":{}}"#)
   }
 
+  // MARK: - Read from memory, or asked of Mirror
+
+  struct Watching {
+    weak var account: Account?
+    var count = 1
+  }
+
+  struct Masked: CustomReflectable {
+    var secret = "s"
+    var shown = 2
+    var customMirror: Mirror { Mirror(self, children: ["shown": self.shown], displayStyle: .struct) }
+  }
+
+  struct Holding {
+    var held: any Sendable
+    var label: String
+  }
+
+  enum Held {
+    case account(Account)
+    case pair(String, [Int])
+    case idle
+  }
+
+  /// Reflection reads a struct's, a tuple's and an enum's values from memory, and asks `Mirror`
+  /// where memory does not say: a weak reference, a custom mirror. The same bytes either way,
+  /// value after value of one type.
+  @Test func whatMemoryDoesNotSayIsAskedOfMirror() throws {
+    let account = Account()
+    for _ in 1...3 {
+      #expect(
+        try Self.json(_ReflectedValue(Watching(account: account)))
+          == #"{"account":{"balance":10,"owner":"Blob"},"count":1}"#)
+      #expect(try Self.json(_ReflectedValue(Watching(account: nil))) == #"{"count":1}"#)
+      #expect(try Self.json(_ReflectedValue(Masked())) == #"{"shown":2}"#)
+      #expect(
+        try Self.json(_ReflectedValue(Holding(held: 1, label: "x")))
+          == #"{"held":{"$type":"Swift.Int","$value":1},"label":"x"}"#)
+      // NB: Each case read from a copy of the enum, the copy put back as it was: the account
+      // and the array outlive every read.
+      #expect(
+        try Self.json(_ReflectedValue(Held.account(account)))
+          == #"{"account":{"_0":{"balance":10,"owner":"Blob"}}}"#)
+      #expect(
+        try Self.json(_ReflectedValue(Held.pair("p", [1, 2])))
+          == #"{"pair":{"_0":"p","_1":[1,2]}}"#)
+      #expect(try Self.json(_ReflectedValue(Held.idle)) == #"{"idle":{}}"#)
+      #expect(
+        try Self.json(_ReflectedValue((1, nil as Int?, label: "x")))
+          == #"{"_0":1,"label":"x"}"#)
+    }
+  }
+
+  /// Reading an enum's values from a copy of it neither leaks nor frees what the case holds.
+  @Test func readingACaseKeepsWhatItHoldsAlive() throws {
+    weak var released: Account?
+    do {
+      let account = Account()
+      released = account
+      for _ in 1...100 { _ = try Self.json(_ReflectedValue(Held.account(account))) }
+      #expect(account.owner == "Blob")
+    }
+    #expect(released == nil)
+  }
+
   enum Described: CustomStringConvertible {
     case idle
     var description: String { "Described as something else" }
