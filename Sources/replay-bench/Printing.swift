@@ -6,8 +6,9 @@ extension ReplayBench {
     print("  \(pad(label))\(pad(value, 12))\(note)")
   }
 
-  static func row(_ label: String, _ duration: Duration, per count: Int) {
-    print("  \(pad(label))\(pad(format(duration), 12))\(format(duration / count)) per action")
+  static func row(_ label: String, _ duration: Duration, per count: Int, _ unit: String = "action")
+  {
+    print("  \(pad(label))\(pad(format(duration), 12))\(format(duration / count)) per \(unit)")
   }
 
   static func ratio(_ value: Double, goal: String, met: Bool, note: String? = nil) {

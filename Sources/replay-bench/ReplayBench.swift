@@ -39,7 +39,7 @@ struct ReplayBench: AsyncParsableCommand {
 /// The measurements, one section at a time.
 enum Section: String, CaseIterable, ExpressibleByArgument {
   case send, sites, field, macros, steps, overload, writer, open, timeline, diff, decode, html
-  case codable, shapes, child, dap
+  case codable, shapes, child, dap, check
 }
 
 /// `replay-bench [--quick] [--only SECTION]`: every figure.
@@ -79,6 +79,10 @@ struct Measure: AsyncParsableCommand {
       }
       if runs(.shapes) {
         try ReplayBench.reflectedShapes(values: quick ? 2_000 : 20_000, rounds: quick ? 3 : 11)
+      }
+      if runs(.check) {
+        try ReplayBench.checkAtScale(
+          scratch: scratch, recordings: quick ? 200 : 2_000, rounds: quick ? 3 : 5)
       }
       if runs(.dap) {
         try ReplayBench.debugAdapter(

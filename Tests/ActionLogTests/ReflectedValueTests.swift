@@ -156,7 +156,9 @@ import Testing
   struct Masked: CustomReflectable {
     var secret = "s"
     var shown = 2
-    var customMirror: Mirror { Mirror(self, children: ["shown": self.shown], displayStyle: .struct) }
+    var customMirror: Mirror {
+      Mirror(self, children: ["shown": self.shown], displayStyle: .struct)
+    }
   }
 
   struct Holding {

@@ -11,31 +11,37 @@ import Testing
 /// reducers must reproduce it, the legacy ones (made with older versions of the types) through
 /// their features' migrations. A new recording joins the suite by being saved there; its feature
 /// needs a line below. `bug-reports/` is not part of it: it keeps recordings as they were
-/// reported, of behaviour that has since been fixed.
+/// reported, of behaviour that has since been fixed. `COMPOSABLE_REPLAY_SHARD=K/N` runs part K of
+/// N, as `replay check --shard` splits them.
 @Suite struct RecordingsRegressionTests {
   static let folder = bundledRecording("counter").deletingLastPathComponent()
 
-  /// The recordings in the folder and in `legacy/`, by path from the folder.
-  static var recordings: [String] {
-    ["", "legacy/"].flatMap { prefix in
-      let folder = Self.folder.appendingPathComponent(prefix).path
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      return names.filter { $0.hasSuffix(".actionlog") }.sorted().map { prefix + $0 }
-    }
+  /// The recordings in the folder and in `legacy/`, by path from the folder: those in `shard`.
+  static func recordings() throws -> [String] {
+    try Self.recordings(shard: RecordingShard.fromEnvironment())
   }
 
-  @Test func theFolderHoldsTheBundledRecordings() {
+  static func recordings(shard: RecordingShard?) throws -> [String] {
+    try ["", "legacy/"].flatMap { prefix in
+      let folder = Self.folder.appendingPathComponent(prefix).path
+      let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+      return names.filter { $0.hasSuffix(".actionlog") }.sorted().map { prefix + $0 }
+    }
+    .filter { shard?.contains($0) ?? true }
+  }
+
+  @Test func theFolderHoldsTheBundledRecordings() throws {
     #expect(
       Set([
         "counter.actionlog", "todos.actionlog", "songs.actionlog", "todos-redacted.actionlog",
         "songs-heart-bug.actionlog", "legacy/todos-v1.actionlog", "legacy/todos-v2.actionlog",
         "legacy/todos-v3.actionlog", "legacy/songs-v1.actionlog", "inventory.actionlog",
         "contacts.actionlog", "search.actionlog", "preferences.actionlog",
-      ]).isSubset(of: Self.recordings)
+      ]).isSubset(of: try Self.recordings(shard: nil))
     )
   }
 
-  @Test(arguments: Self.recordings)
+  @Test(arguments: try Self.recordings())
   func replaysAsRecorded(_ name: String) throws {
     let recording = try Recording(contentsOf: Self.folder.appendingPathComponent(name))
     let rerecord = "Tools/record-samples"
@@ -63,6 +69,32 @@ import Testing
         to RecordingsRegressionTests.replaysAsRecorded.
         """
       )
+    }
+  }
+}
+
+/// `recordings(in:)`, a parameterized test's cases: every recording under a folder, or the part
+/// of them `COMPOSABLE_REPLAY_SHARD` names.
+@Suite struct RecordingsInFolderTests {
+  static let folder = bundledRecording("counter").deletingLastPathComponent()
+    .appendingPathComponent("legacy")
+
+  @Test(arguments: try recordings(in: Self.folder))
+  func eachIsARecording(_ url: URL) throws {
+    #expect(try Recording(contentsOf: url).count > 0)
+  }
+
+  @Test func theShardsOfAFolderAreTheFolder() throws {
+    let all = try recordings(in: Self.folder, shard: nil)
+    #expect(
+      all.map(\.lastPathComponent)
+        == ["songs-v1.actionlog", "todos-v1.actionlog", "todos-v2.actionlog", "todos-v3.actionlog"])
+    let parts = try (1...3).map {
+      try recordings(in: Self.folder, shard: RecordingShard(part: $0, of: 3))
+    }
+    #expect(parts.flatMap { $0 }.sorted { $0.path < $1.path } == all)
+    #expect(throws: (any Error).self) {
+      try recordings(in: Self.folder.appendingPathComponent("missing"), shard: nil)
     }
   }
 }

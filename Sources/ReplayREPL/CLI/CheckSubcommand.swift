@@ -10,14 +10,23 @@ import Foundation
 
 extension ReplayCommand {
   /// `replay check PATH…`: every recording in folders and files, each verified in a child
-  /// process, with a verdict per file.
+  /// process (several at once with `--jobs`), with a verdict per file; `--shard K/N` checks one
+  /// part of them, `--junit FILE` writes the verdicts as a JUnit XML report.
   struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Verify every recording in folders, each in a child process, with a verdict each.",
       discussion: """
         Looks for .actionlog files in each folder (and its subfolders) and re-runs each one as \
         "replay verify" does, in a child process of its own: a recording whose replay crashes, \
-        hangs or cannot be read gets a verdict, and the check goes on to the next one.
+        hangs or cannot be read gets a verdict, and the check goes on to the next one. --jobs \
+        child processes run at once (one per core by default); the verdicts are printed in the \
+        order of the paths whatever order they finish in.
+
+        On CI, --shard K/N checks part K of N: a recording's part follows from a hash of its \
+        path relative to the folder given, so N machines, each given its K, check every \
+        recording once, and adding a recording moves no other. --junit FILE writes a JUnit XML \
+        report (a test case per recording, with the step and the diff of a failure) that CI \
+        systems show.
 
         A verdict is one of: pass; differs (today's reducer does not reproduce a checkpoint); \
         crashed (at a step); timed out; unreadable (damaged, or not a recording); needs a \
@@ -31,6 +40,7 @@ extension ReplayCommand {
           $ replay check Recordings
           $ replay check Recordings/bug-reports attachment.actionlog --timeout 30
           $ replay check Recordings --json > verdicts.json
+          $ replay check Recordings --jobs 4 --shard 2/3 --junit replay-check.xml
         """
     )
 
@@ -45,7 +55,39 @@ extension ReplayCommand {
     @Flag(help: "Print the verdicts as one JSON document instead of text.")
     var json = false
 
+    @Option(
+      help: ArgumentHelp(
+        "How many recordings to verify at once, each in a child process.",
+        discussion: "By default, one per core.", valueName: "n"))
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(
+      help: ArgumentHelp(
+        "Check only part K of N parts of the recordings (2/4: the second of four).",
+        discussion: "A recording's part is a hash of its path relative to the folder given.",
+        valueName: "K/N"))
+    var shard: String?
+
+    /// The part `--shard` names.
+    var part: RecordingShard? { self.shard.flatMap { try? RecordingShard(parsing: $0) } }
+
+    @Option(
+      help: ArgumentHelp(
+        "Also write the verdicts to FILE as a JUnit XML report, for CI.", valueName: "file"),
+      completion: .file(extensions: ["xml"]))
+    var junit: String?
+
     func validate() throws {
+      guard self.jobs >= 1 else {
+        throw ValidationError("--jobs takes a number of child processes from 1.")
+      }
+      if let shard = self.shard {
+        do {
+          _ = try RecordingShard(parsing: shard)
+        } catch {
+          throw ValidationError("--shard: \(error)")
+        }
+      }
       guard !self.paths.isEmpty else {
         throw ValidationError("Give at least one folder or recording to check.")
       }
@@ -66,42 +108,71 @@ extension ReplayCommand {
             code: 2
           )
         }
-        Interruption.install()
-        let style = Style.forStandardOutput()
-        let progress = isatty(STDERR_FILENO) != 0 && !self.json
-        var verdicts: [Verdict] = []
-        for (index, file) in files.enumerated() {
-          if Interruption.isRequested { break }
-          if progress {
-            FileHandle.standardError.write(
-              Data("\rChecking \(index + 1) of \(files.count): \(file.shown)…\u{1B}[K".utf8))
+        let checked = self.part.map { shard in files.filter { shard.contains($0.relative) } }
+        if let shard = self.part, checked?.isEmpty == true {
+          // NB: Not a failure: a small corpus split between many machines leaves some none.
+          print(
+            "Part \(shard) holds none of the \(counted(files.count, "recording")): nothing to check."
+          )
+          if let junit = self.junit {
+            try JUnitReport(verdicts: [], unchecked: [], seconds: 0).write(to: junit)
           }
-          let verdict = try self.check(file)
+          return
+        }
+        try self.check(checked ?? files)
+      }
+    }
+
+    private func check(_ files: [File]) throws {
+      Interruption.install()
+      let style = Style.forStandardOutput()
+      let progress = isatty(STDERR_FILENO) != 0 && !self.json
+      let clock = ContinuousClock()
+      let start = clock.now
+      let verdicts = try CheckPool(jobs: self.jobs, count: files.count).run(
+        check: { try self.check(files[$0]) },
+        progress: { done, running in
+          guard progress else { return }
+          let now =
+            running.first.map {
+              ": \(files[$0].shown)" + (running.count > 1 ? " and \(running.count - 1) more" : "")
+            } ?? ""
+          FileHandle.standardError.write(
+            Data("\rChecked \(done) of \(files.count)\(now)…\u{1B}[K".utf8))
+        },
+        report: { verdict in
           if progress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-          if verdict.kind == .interrupted { break }
-          verdicts.append(verdict)
           if !self.json {
             print(verdict.text(style: style))
             // Each verdict as it comes, also through a pipe (`replay check … | tee`).
             fflush(nil)
           }
-        }
-        let interrupted = Interruption.isRequested
-        let failed = verdicts.filter { $0.kind != .pass }.count
-        if self.json {
-          print(Self.document(verdicts, of: files.count, interrupted: interrupted))
-        } else {
-          print(Self.summary(verdicts, of: files.count, failed: failed))
-        }
-        if interrupted { throw ExitCode(Interruption.exitStatus) }
-        if failed > 0 { throw ExitCode(1) }
+        })
+      if progress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+      let interrupted = Interruption.isRequested
+      let failed = verdicts.filter { $0.kind != .pass }.count
+      if let junit = self.junit {
+        let done = Set(verdicts.map(\.file.path))
+        try JUnitReport(
+          verdicts: verdicts, unchecked: files.filter { !done.contains($0.path) },
+          seconds: (clock.now - start).seconds
+        ).write(to: junit)
       }
+      if self.json {
+        print(Self.document(verdicts, of: files.count, interrupted: interrupted, shard: self.part))
+      } else {
+        print(Self.summary(verdicts, of: files.count, failed: failed, shard: self.part))
+      }
+      if interrupted { throw ExitCode(Interruption.exitStatus) }
+      if failed > 0 { throw ExitCode(1) }
     }
 
-    /// A recording to check: its path, and the path to show (from the folder it was found in).
+    /// A recording to check: its path, the path to show (from the folder it was found in), and
+    /// its path from that folder, which its shard is found by.
     struct File: Equatable {
       let path: String
       let shown: String
+      let relative: String
     }
 
     /// The recordings `paths` name: files as given, and the `.actionlog` files under folders,
@@ -115,26 +186,28 @@ extension ReplayCommand {
           throw CommandFailure("\(path) does not exist.", code: 2)
         }
         guard isFolder.boolValue else {
-          files.append(File(path: path, shown: path))
+          files.append(File(path: path, shown: path, relative: path))
           continue
         }
-        let root = URL(fileURLWithPath: path).standardizedFileURL
-        guard let walk = manager.enumerator(at: root, includingPropertiesForKeys: nil) else {
+        guard let found = try? RecordingFolder.relativePaths(in: URL(fileURLWithPath: path)) else {
           throw CommandFailure("\(path) cannot be read.", code: 2)
         }
-        let found = walk.compactMap { $0 as? URL }
-          .filter { $0.pathExtension == "actionlog" }
-          .map { $0.standardizedFileURL.pathComponents.dropFirst(root.pathComponents.count) }
-          .map { $0.joined(separator: "/") }
-          .sorted()
         let prefix = path.hasSuffix("/") ? path : path + "/"
-        files += found.map { File(path: prefix + $0, shown: prefix + $0) }
+        files += found.map { File(path: prefix + $0, shown: prefix + $0, relative: $0) }
       }
       return files
     }
 
     /// Verifies one recording in a child process.
     private func check(_ file: File) throws -> Verdict {
+      let clock = ContinuousClock()
+      let start = clock.now
+      var verdict = try self.verdict(file)
+      verdict.seconds = (clock.now - start).seconds
+      return verdict
+    }
+
+    private func verdict(_ file: File) throws -> Verdict {
       let child = try ChildVerification.run(
         file: file.path, skipDamaged: false, capturing: true,
         timeout: self.timeout > 0 ? .milliseconds(Int64(self.timeout * 1_000)) : nil
@@ -187,33 +260,40 @@ extension ReplayCommand {
     }
 
     /// The line after the verdicts.
-    static func summary(_ verdicts: [Verdict], of total: Int, failed: Int) -> String {
+    static func summary(
+      _ verdicts: [Verdict], of total: Int, failed: Int, shard: RecordingShard? = nil
+    ) -> String {
       let passed = verdicts.count - failed
+      let part = shard.map { " (part \($0))" } ?? ""
       let checked =
         verdicts.count == total
-        ? "Checked \(counted(total, "recording"))"
-        : "Interrupted after \(verdicts.count) of \(counted(total, "recording"))"
+        ? "Checked \(counted(total, "recording"))\(part)"
+        : "Interrupted after \(verdicts.count) of \(counted(total, "recording"))\(part)"
       return "\(checked): \(passed) \(passed == 1 ? "passes" : "pass"), \(failed) "
         + "\(failed == 1 ? "fails" : "fail")."
     }
 
     /// The verdicts as a JSON document.
-    static func document(_ verdicts: [Verdict], of total: Int, interrupted: Bool) -> String {
+    static func document(
+      _ verdicts: [Verdict], of total: Int, interrupted: Bool, shard: RecordingShard? = nil
+    ) -> String {
       let recordings: [[String: Any]] = verdicts.map { verdict in
         var entry: [String: Any] = [
           "file": verdict.file.shown, "verdict": verdict.kind.rawValue,
           "message": verdict.message,
         ]
         if let step = verdict.step { entry["step"] = step }
+        entry["seconds"] = (verdict.seconds * 1_000).rounded() / 1_000
         return entry
       }
-      let document: [String: Any] = [
+      var document: [String: Any] = [
         "recordings": recordings,
         "total": total,
         "passed": verdicts.filter { $0.kind == .pass }.count,
         "failed": verdicts.filter { $0.kind != .pass }.count,
         "interrupted": interrupted,
       ]
+      if let shard { document["shard"] = shard.description }
       let data = try? JSONSerialization.data(
         withJSONObject: document, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       )
@@ -247,6 +327,8 @@ struct Verdict {
   let kind: Kind
   let step: Int?
   let message: String
+  /// How long the check took.
+  var seconds: Double = 0
 
   /// `pass  counter.actionlog: …`, with the message's further lines indented.
   func text(style: Style) -> String {

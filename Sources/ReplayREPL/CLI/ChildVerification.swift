@@ -67,12 +67,16 @@ struct ChildVerification {
       child.standardError = try FileHandle(forWritingTo: errorFile)
       child.standardInput = FileHandle.nullDevice
     }
+    // NB: Woken by the child's end, not by polling: a check of thousands of short recordings
+    // would otherwise wait a few milliseconds past each.
+    let exited = DispatchSemaphore(value: 0)
+    child.terminationHandler = { _ in exited.signal() }
     try child.run()
 
     let clock = ContinuousClock()
     let deadline = timeout.map { clock.now + $0 }
     var stopped: Outcome?
-    while child.isRunning {
+    while exited.wait(timeout: .now() + .milliseconds(20)) == .timedOut {
       if Interruption.isRequested, stopped == nil {
         stopped = .interrupted(step: 0)
         child.interrupt()
@@ -80,8 +84,6 @@ struct ChildVerification {
       } else if let deadline, clock.now >= deadline, stopped == nil {
         stopped = .timedOut(step: 0)
         Self.end(child, within: .seconds(1))
-      } else {
-        usleep(5_000)
       }
     }
     child.waitUntilExit()
