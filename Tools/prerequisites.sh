@@ -62,6 +62,24 @@ ensure_zlib() {
   fi
 }
 
+# xmllint (libxml2-utils): the tests of `replay check --junit` validate its report against the
+# JUnit schema with it.
+ensure_xmllint() {
+  if command -v xmllint >/dev/null 2>&1; then
+    return
+  fi
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+    step "Installing libxml2-utils with apt-get (xmllint, for the JUnit report's tests)"
+    export DEBIAN_FRONTEND=noninteractive
+    { apt-get update -qq >/dev/null && apt-get install -y -qq libxml2-utils >/dev/null; } \
+      || fail "apt-get could not install libxml2-utils." \
+      "Run it by hand to see why: apt-get install -y libxml2-utils"
+  else
+    fail "xmllint (libxml2-utils) is missing; this script installs it only as root." \
+      "Run: sudo apt-get install -y libxml2-utils" "then run this script again."
+  fi
+}
+
 # Headless Chromium and Playwright for Python: the tests of `replay html` open its page in a real
 # browser. Without them those tests are skipped and say why, except on CI, where they must run.
 ensure_browser() {
