@@ -25,6 +25,19 @@ public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
+    try Self.extensions(
+      of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols,
+      in: context
+    ).narrowed(toScopeOf: declaration, in: context)
+  }
+
+  private static func extensions(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
     Self.extensions(of: declaration, type: type)
   }
 

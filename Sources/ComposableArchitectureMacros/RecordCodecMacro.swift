@@ -19,6 +19,19 @@ public enum RecordCodecMacro: ExtensionMacro, MemberAttributeMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
+    try Self.extensions(
+      of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols,
+      in: context
+    ).narrowed(toScopeOf: declaration, in: context)
+  }
+
+  private static func extensions(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
     // NB: Only what the type does not conform to already, wherever that is declared.
     let missing = Set(protocols.map(\.lastNameComponent))
     guard missing.contains("Decodable"), missing.contains("Encodable"),

@@ -19,6 +19,19 @@ extension ReducerMacro: ExtensionMacro {
     conformingTo protocols: [TypeSyntax],
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
+    try Self.extensions(
+      of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols,
+      in: context
+    ).narrowed(toScopeOf: declaration, in: context)
+  }
+
+  private static func extensions(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
     let conformances: String
     if declaration.is(EnumDeclSyntax.self) {
       guard !declaration.inherits("CaseReducer") else { return [] }

@@ -71,6 +71,24 @@ extension Reducer {
   }
 }
 
+extension Reducer {
+  /// Embeds an alert or a confirmation dialog held in an optional (`@Presents var alert`, read
+  /// through `\.alert`), which has no reducer of its own: `.ifLet(\.alert, action: \.alert)`.
+  /// Any of its actions dismisses it, as tapping a button of an alert does.
+  public func ifLet<WrappedState: _EphemeralState, WrappedAction>(
+    _ toWrappedState: WritableKeyPath<State, WrappedState?>,
+    action toWrappedAction: CaseKeyPath<Action, WrappedAction>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, EmptyReducer<WrappedState, WrappedAction>> {
+    self.ifLet(
+      toWrappedState, action: toWrappedAction, then: { EmptyReducer() },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
 /// The reducer behind ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``.
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let parent: Parent
@@ -86,6 +104,13 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let childIDBefore = self.navigationID(for: state)
     let parentEffects = self.parent.reduce(into: &state, action: action)
     let childIDAfter = self.navigationID(for: state)
+    // NB: An alert or a dialog is gone once one of its actions has run, unless the parent put
+    // another in its place.
+    if childIDAfter == childIDBefore, self.toChildAction.extract(from: action) != nil,
+      let child = state[keyPath: self.toChildState], isEphemeral(child)
+    {
+      state[keyPath: self.toChildState] = nil
+    }
 
     @Dependency(\.navigationIDPath) var navigationIDPath
     let cancelEffects: Effect<Parent.Action> =

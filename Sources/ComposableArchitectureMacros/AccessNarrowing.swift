@@ -1,0 +1,57 @@
+import SwiftSyntax
+import SwiftSyntaxMacros
+
+// The access of what an extension macro writes for a type declared in a `private` or
+// `fileprivate` scope (a `@Reducer private struct Feature` and the `State` inside it): an
+// extension written at the file's top level gives its members `internal` access, which a member
+// naming the type (`Self`, a key path of it) cannot have. Such members are written `fileprivate`,
+// the most a file-private type's member can be.
+
+extension Array where Element == ExtensionDeclSyntax {
+  /// The extensions, their members written `fileprivate` when `declaration` or a scope around
+  /// it is `private` or `fileprivate`; unchanged otherwise.
+  func narrowed(
+    toScopeOf declaration: some DeclGroupSyntax, in context: some MacroExpansionContext
+  ) -> [ExtensionDeclSyntax] {
+    let scopes = [Syntax(declaration)] + context.lexicalContext
+    let isFilePrivate = scopes.contains { scope in
+      scope.asProtocol(WithModifiersSyntax.self)?.modifiers.contains {
+        [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind)
+      } ?? false
+    }
+    guard isFilePrivate else { return self }
+    return self.map { $0.withFilePrivateMembers() }
+  }
+}
+
+extension ExtensionDeclSyntax {
+  /// The extension with `fileprivate` on each member that says no access of its own.
+  func withFilePrivateMembers() -> ExtensionDeclSyntax {
+    var members = self.memberBlock.members
+    for index in members.indices {
+      let decl = members[index].decl
+      guard var declared = decl.asProtocol(WithModifiersSyntax.self),
+        !declared.modifiers.contains(where: { $0.isAccess })
+      else { continue }
+      declared.modifiers.append(
+        DeclModifierSyntax(name: .keyword(.fileprivate), trailingTrivia: .space))
+      guard let rewritten = DeclSyntax(Syntax(fromProtocol: declared)) else { continue }
+      members[index].decl = rewritten
+    }
+    return self.with(\.memberBlock.members, members)
+  }
+}
+
+extension DeclModifierSyntax {
+  /// Whether the modifier is an access level (`private(set)` is not: it names a setter's).
+  var isAccess: Bool {
+    guard self.detail == nil else { return false }
+    switch self.name.tokenKind {
+    case .keyword(.private), .keyword(.fileprivate), .keyword(.internal), .keyword(.package),
+      .keyword(.public), .keyword(.open):
+      return true
+    default:
+      return false
+    }
+  }
+}

@@ -1,0 +1,51 @@
+// Compiled twice: here, in the Swift 6 language mode, and in ExampleFeaturesSwift5Tests, in the
+// Swift 5 mode.
+import ComposableArchitecture
+import Testing
+
+// A step of a sign-up flow as TCA's shared-state onboarding study declares it: `@Reducer` on a
+// `private` struct, `@ObservableState` on the state inside it (whose generated members must
+// then be file-private too), and an alert without actions, presented and dismissed through its
+// optional, `.ifLet(\.alert, action: \.alert)`.
+@Reducer
+private struct TopicsStep {
+  @ObservableState
+  struct State: Equatable {
+    @Presents var alert: AlertState<Never>?
+    var topics: Set<String> = []
+  }
+  enum Action: BindableAction {
+    case alert(PresentationAction<Never>)
+    case binding(BindingAction<State>)
+    case nextButtonTapped
+  }
+  var body: some ReducerOf<Self> {
+    BindingReducer()
+    Reduce { state, action in
+      switch action {
+      case .alert, .binding:
+        return .none
+      case .nextButtonTapped:
+        if state.topics.isEmpty {
+          state.alert = AlertState { TextState("Please choose at least one topic.") }
+        }
+        return .none
+      }
+    }
+    .ifLet(\.alert, action: \.alert)
+  }
+}
+
+@MainActor
+@Suite struct PrivateScopeFeatureTests {
+  @Test func anAlertWithoutActionsIsDismissedThroughItsOptional() async {
+    let store = TestStore(initialState: TopicsStep.State()) { TopicsStep() }
+    await store.send(.nextButtonTapped) {
+      $0.alert = AlertState { TextState("Please choose at least one topic.") }
+    }
+    // Any action of an alert dismisses it, `.dismiss` among them, as TCA's `ifLet` does.
+    await store.send(.alert(.dismiss)) { $0.alert = nil }
+    await store.send(.binding(.set(\.topics, ["Testing"]))) { $0.topics = ["Testing"] }
+    await store.send(.nextButtonTapped)
+  }
+}
