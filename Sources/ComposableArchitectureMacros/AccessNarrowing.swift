@@ -13,14 +13,29 @@ extension Array where Element == ExtensionDeclSyntax {
   func narrowed(
     toScopeOf declaration: some DeclGroupSyntax, in context: some MacroExpansionContext
   ) -> [ExtensionDeclSyntax] {
-    let scopes = [Syntax(declaration)] + context.lexicalContext
-    let isFilePrivate = scopes.contains { scope in
+    guard declaration.isInFilePrivateScope(in: context) else { return self }
+    return self.map { $0.withFilePrivateMembers() }
+  }
+}
+
+extension DeclGroupSyntax {
+  /// Whether the declaration, or a scope around it, is `private` or `fileprivate`.
+  ///
+  /// A declaration a macro wrote (the `State` that `@Reducer` writes) is given no scopes around
+  /// it by the compiler: the macro that writes it marks it `fileprivate` when its own scope is
+  /// (see ``accessPrefix(in:)``).
+  func isInFilePrivateScope(in context: some MacroExpansionContext) -> Bool {
+    ([Syntax(self)] + context.lexicalContext).contains { scope in
       scope.asProtocol(WithModifiersSyntax.self)?.modifiers.contains {
         [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind)
       } ?? false
     }
-    guard isFilePrivate else { return self }
-    return self.map { $0.withFilePrivateMembers() }
+  }
+
+  /// What the members and types a member macro writes are written with: `fileprivate ` in a
+  /// file-private scope, else as ``accessPrefix``.
+  func accessPrefix(in context: some MacroExpansionContext) -> String {
+    self.isInFilePrivateScope(in: context) ? "fileprivate " : self.accessPrefix
   }
 }
 

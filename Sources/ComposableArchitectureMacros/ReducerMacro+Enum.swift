@@ -115,9 +115,9 @@ extension ReducerMacro {
   ]
 
   static func enumMembers(
-    of declaration: EnumDeclSyntax, conformances: (state: [String], action: [String])
+    of declaration: EnumDeclSyntax, conformances: (state: [String], action: [String]),
+    access: String
   ) -> [DeclSyntax] {
-    let access = declaration.accessPrefix
     let cases = Self.cases(of: declaration)
     let stateInheritance = (["ComposableArchitecture.CaseReducerState"] + conformances.state)
       .joined(separator: ", ")

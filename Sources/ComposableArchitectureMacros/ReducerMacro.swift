@@ -147,7 +147,9 @@ extension ReducerMacro: MemberMacro {
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     if let enumDecl = declaration.as(EnumDeclSyntax.self) {
-      return Self.enumMembers(of: enumDecl, conformances: Self.conformances(in: node))
+      return Self.enumMembers(
+        of: enumDecl, conformances: Self.conformances(in: node),
+        access: enumDecl.accessPrefix(in: context))
     }
     guard let structDecl = declaration.as(StructDeclSyntax.self) else {
       context.diagnose(Self.notAStructOrEnum(declaration))
@@ -161,7 +163,7 @@ extension ReducerMacro: MemberMacro {
   static func structMembers(
     of declaration: StructDeclSyntax, in context: some MacroExpansionContext
   ) -> [DeclSyntax] {
-    let access = declaration.accessPrefix
+    let access = declaration.accessPrefix(in: context)
     let body = declaration.bodyProperty
     let reduce = declaration.reduceMethod
     if let reduce, let body, !body.decl.isStatic {

@@ -36,8 +36,72 @@ private struct TopicsStep {
   }
 }
 
+// Features declared inside a `private` enum, as TCA's own tests declare theirs: a `@Reducer`
+// enum of destinations, whose `State` and `Action` the macro writes (and marks file-private, for
+// the compiler gives the macros that expand on them no scopes around them), beside a feature
+// that presents it.
+private enum Destinations {
+  @Reducer
+  struct Counter {
+    @ObservableState
+    struct State: Equatable {
+      var count = 0
+    }
+    enum Action {
+      case incrementButtonTapped
+    }
+    var body: some ReducerOf<Self> {
+      Reduce { state, _ in
+        state.count += 1
+        return .none
+      }
+    }
+  }
+
+  @Reducer(state: .equatable)
+  enum Destination {
+    case counter(Counter)
+    case alert(AlertState<Never>)
+  }
+
+  @Reducer
+  struct Feature {
+    @ObservableState
+    struct State: Equatable {
+      @Presents var destination: Destination.State?
+    }
+    enum Action {
+      case destination(PresentationAction<Destination.Action>)
+      case counterButtonTapped
+    }
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        switch action {
+        case .destination:
+          return .none
+        case .counterButtonTapped:
+          state.destination = .counter(Counter.State())
+          return .none
+        }
+      }
+      .ifLet(\.$destination, action: \.destination)
+    }
+  }
+}
+
 @MainActor
 @Suite struct PrivateScopeFeatureTests {
+  @Test func aDestinationEnumInAPrivateScopeRunsItsFeature() async {
+    let store = TestStore(initialState: Destinations.Feature.State()) { Destinations.Feature() }
+    await store.send(.counterButtonTapped) {
+      $0.destination = .counter(Destinations.Counter.State())
+    }
+    await store.send(\.destination.counter.incrementButtonTapped) {
+      $0.destination = .counter(Destinations.Counter.State(count: 1))
+    }
+    await store.send(.destination(.dismiss)) { $0.destination = nil }
+  }
+
   @Test func anAlertWithoutActionsIsDismissedThroughItsOptional() async {
     let store = TestStore(initialState: TopicsStep.State()) { TopicsStep() }
     await store.send(.nextButtonTapped) {
