@@ -86,7 +86,13 @@ let package = Package(
     .target(name: "SwiftUINavigation"),
     .target(
       name: "TimeTravel",
-      dependencies: ["ActionLog", "ComposableArchitecture"]
+      dependencies: [
+        "ActionLog", "ComposableArchitecture", "StepChanges",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
     ),
     .systemLibrary(
       name: "CLibEdit",
@@ -117,8 +123,10 @@ let package = Package(
         "ComposableArchitecture",
         "ReplayTestGeneration",
         "ReplayViewer",
+        "StepChanges",
         "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
     .target(
@@ -126,6 +134,8 @@ let package = Package(
       dependencies: [
         "ActionLog", "ComposableArchitecture", "ComposableArchitectureTesting",
         "ReplayTestGeneration", "TimeTravel",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ],
       path: "Sources/ReplayTesting/Assertions"
     ),
@@ -148,6 +158,7 @@ let package = Package(
         "ActionLog", "ComposableArchitecture", "ExampleFeatures", "ExampleSchemas", "ReplayREPL", "ReplayViewer",
         "StepChanges", "TimeTravel",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
     // Hostile recordings through the real commands: Tools/fuzz.
@@ -192,7 +203,7 @@ let package = Package(
     ),
     .target(
       name: "TestSupport",
-      dependencies: ["ActionLog", "ComposableArchitecture"],
+      dependencies: ["ActionLog", "ComposableArchitecture", .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras")],
       path: "Tests/TestSupport"
     ),
     .testTarget(
@@ -201,6 +212,8 @@ let package = Package(
         "ComposableArchitecture",
         "TestSupport",
         "ComposableArchitectureTesting",
+        "SwiftUINavigation",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
       ]
     ),
     .testTarget(
@@ -223,12 +236,15 @@ let package = Package(
     .testTarget(
       name: "TimeTravelTests",
       dependencies: [
+        "ActionLog",
+        "ComposableArchitecture",
         "ExampleFeatures",
         "ExampleSchemas",
         "TestSupport",
         "TimeTravel",
         "ComposableArchitectureTesting",
         "ReplayViewer",
+        .product(name: "CustomDump", package: "swift-custom-dump"),
       ]
     ),
     .testTarget(
@@ -246,15 +262,19 @@ let package = Package(
         "ActionLog",
         "ExampleFeatures",
         "ExampleSchemas",
+        "ComposableArchitecture",
         "ReplayTesting",
         "TimeTravel",
         "TestSupport",
         "ComposableArchitectureTesting",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
     .testTarget(
       name: "ExampleFeaturesTests",
       dependencies: [
+        "ActionLog",
         "ComposableArchitecture",
         "ExampleFeatures",
         "TestSupport",
@@ -267,8 +287,8 @@ let package = Package(
     .testTarget(
       name: "ExampleFeaturesSwift5Tests",
       dependencies: [
-        "ComposableArchitecture", "ComposableArchitectureTesting", "ExampleModels", "TestSupport",
-        "TimeTravel",
+        "ActionLog", "ComposableArchitecture", "ComposableArchitectureTesting", "ExampleModels",
+        "TestSupport", "TimeTravel",
       ],
       swiftSettings: [.swiftLanguageMode(.v5), .define("FEATURES_INLINE")]
     ),
