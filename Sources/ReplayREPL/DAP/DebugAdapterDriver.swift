@@ -2,8 +2,8 @@ import ActionLog
 import Foundation
 import TimeTravel
 
-/// The debugger and the REPL driven in process, for `replay-bench` to time side by side:
-/// requests go straight to the adapter, lines straight to the interpreter, with no pipe between.
+/// The debugger driven in process, for `replay-bench` to time beside the REPL
+/// (`InterpreterDriver`): requests go straight to the adapter, with no pipe between.
 @_spi(Benchmarks) public final class DebugAdapterDriver {
   private var sent: [JSONValue] = []
   private lazy var adapter = DebugAdapter { [unowned self] in self.sent.append($0) }
@@ -24,21 +24,5 @@ import TimeTravel
     self.sent = []
     self.adapter.handle(body.bytes)
     return self.sent
-  }
-}
-
-/// The REPL over a recording, in process.
-@_spi(Benchmarks) public final class InterpreterDriver {
-  private let interpreter: Interpreter
-
-  /// A session over the recording at `url`, with `features`.
-  public init(recording url: URL, features: [ReplayFeature]) throws {
-    ReplayCommand.features = features
-    self.interpreter = Interpreter(session: openSession(try Recording(contentsOf: url)))
-  }
-
-  /// Runs one line; returns what the REPL shows.
-  public func run(_ line: String) -> String {
-    self.interpreter.run(line)
   }
 }
