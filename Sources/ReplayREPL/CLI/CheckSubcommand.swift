@@ -208,7 +208,7 @@ extension ReplayCommand {
     }
 
     private func verdict(_ file: File) throws -> Verdict {
-      let child = try ChildVerification.run(
+      let child = try IsolatedVerification.run(
         file: file.path, skipDamaged: false, capturing: true,
         timeout: self.timeout > 0 ? .milliseconds(Int64(self.timeout * 1_000)) : nil
       )
@@ -242,7 +242,7 @@ extension ReplayCommand {
         )
       case .crashed(let signal, let step):
         let recording = try? Recording(contentsOf: URL(fileURLWithPath: file.path))
-        let verdict = ChildVerification.crashVerdict(
+        let verdict = IsolatedVerification.crashVerdict(
           name: name, recording: recording, step: step, signal: signal)
         return Verdict(file: file, kind: .crashed, step: step, message: said(verdict))
       case .timedOut(let step):

@@ -8,7 +8,7 @@ extension ReplayCommand.Verify {
   /// step before replaying it; when the child dies of a signal, says at which step.
   func verifyInChild() throws {
     let recording = try self.recording.open()
-    let child = try ChildVerification.run(
+    let child = try IsolatedVerification.run(
       file: self.recording.file, skipDamaged: self.recording.skipDamaged,
       checkpointsOnly: self.checkpointsOnly, capturing: false,
       timeout: nil
@@ -20,7 +20,7 @@ extension ReplayCommand.Verify {
     case .crashed(let signal, let step):
       let name = URL(fileURLWithPath: self.recording.file).lastPathComponent
       print(
-        ChildVerification.crashVerdict(
+        IsolatedVerification.crashVerdict(
           name: name, recording: recording, step: step, signal: signal)
       )
       throw ExitCode(1)

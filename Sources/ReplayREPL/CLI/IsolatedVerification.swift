@@ -10,7 +10,7 @@ import TimeTravel
 
 /// `replay verify FILE` run in a child process that marks each step before replaying it, so
 /// that a reducer that traps, hangs or is interrupted leaves a step to report.
-struct ChildVerification {
+struct IsolatedVerification {
   /// How the child ended.
   enum Outcome: Equatable {
     /// It exited: 0 when the reducer reproduces the recording, 1 when it does not or the file
@@ -38,7 +38,7 @@ struct ChildVerification {
   static func run(
     file: String, skipDamaged: Bool, checkpointsOnly: Bool = false, capturing: Bool,
     timeout: Duration?
-  ) throws -> ChildVerification {
+  ) throws -> IsolatedVerification {
     let manager = FileManager.default
     let folder = manager.temporaryDirectory
       .appendingPathComponent("replay-isolated-\(getpid())-\(UInt32.random(in: 0...UInt32.max))")
@@ -103,7 +103,7 @@ struct ChildVerification {
     func text(_ file: URL) -> String {
       capturing ? (try? String(contentsOf: file, encoding: .utf8)) ?? "" : ""
     }
-    return ChildVerification(outcome: outcome, output: text(outputFile), errors: text(errorFile))
+    return IsolatedVerification(outcome: outcome, output: text(outputFile), errors: text(errorFile))
   }
 
   /// Asks `child` to end, and kills it when it has not within `grace`.
