@@ -51,14 +51,16 @@ public struct ReplayCommand: ParsableCommand {
     defaultSubcommand: Open.self
   )
 
-  /// The features this `replay` can re-run, by identifier.
-  nonisolated(unsafe) static var features: [ReplayFeature] = []
+  /// The features this `replay` can re-run: set once by ``main(features:arguments:)``, read by
+  /// the subcommands (which the argument parser makes, with no way to hand them a value) and
+  /// passed by them to everything below.
+  nonisolated(unsafe) static var catalog = FeatureCatalog([])
 
   public init() {}
 
   /// Runs `replay` with `features` registered, on the process's arguments (or `arguments`).
   public static func main(features: [ReplayFeature], arguments: [String]? = nil) {
-    Self.features = features
+    Self.catalog = FeatureCatalog(features)
     Self.main(arguments)
   }
 
@@ -70,20 +72,9 @@ public struct ReplayCommand: ParsableCommand {
   /// the rest was not read.
   static let damagedStatus: Int32 = 4
 
-  static func feature(_ id: String) -> ReplayFeature? {
-    Self.features.first { $0.id == id }
-  }
-
-  /// The feature a recording is of: the one its header names, else, for a test store's
-  /// recording (which names its feature by its state's type) or a child's recording cut from an
-  /// app's, the one of that state type.
+  /// The feature a recording is of (see ``FeatureCatalog/feature(for:)``).
   static func feature(for header: LogHeader) -> ReplayFeature? {
-    if let feature = Self.feature(header.feature) { return feature }
-    // NB: A child's recording cut from an app's may name a feature by its type's name alone.
-    guard header.metadata["recorded by"] == "TestStore" || header.metadata["scope"] != nil
-    else { return nil }
-    let matches = Self.features.filter { $0.stateType == header.stateType }
-    return matches.count == 1 ? matches[0] : nil
+    Self.catalog.feature(for: header)
   }
 }
 

@@ -36,7 +36,7 @@ extension ReplayCommand {
 
     func run() throws {
       let writer = DAPWriter()
-      let adapter = DebugAdapter(send: writer.send)
+      let adapter = DebugAdapter(catalog: ReplayCommand.catalog, send: writer.send)
       let reader = DAPReader()
       while true {
         switch reader.next() {

@@ -32,7 +32,7 @@ extension ReplayCommand.Export {
       throw CommandFailure(
         "--from takes a step from 0 to \(recording.count), the last: not \(from).", code: 2)
     }
-    let session = openSession(recording)
+    let session = openSession(recording, ReplayCommand.catalog)
     var states: ((Int) throws -> JSONValue)?
     if !recording.hasEveryState, session.isReplayable {
       states = { step in
@@ -140,7 +140,7 @@ extension ReplayCommand.Export {
     }
     let feature =
       self.feature
-      ?? ReplayCommand.features.first { $0.stateType == stateType }?.id
+      ?? ReplayCommand.catalog.id(ofStateType: stateType!)
       ?? ChildRecording.featureName(forStateType: stateType!)
     return ChildRecording.Names(feature: feature, stateType: stateType!, actionType: actionType!)
   }

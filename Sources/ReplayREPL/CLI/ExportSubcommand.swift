@@ -184,7 +184,7 @@ extension ReplayCommand {
 
         let exportCut = try ExportCut(
           recording, keepingLast: self.last, fittingIn: limit,
-          session: { openSession(recording) }
+          session: { openSession(recording, ReplayCommand.catalog) }
         )
         let cut = exportCut.cut
         let feature = recording.header.feature

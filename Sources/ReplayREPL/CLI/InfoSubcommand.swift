@@ -49,7 +49,7 @@ extension ReplayCommand {
       if let redacted = redactionSummary(header.redactions) {
         lines.insert("  redacted     \(redacted)", at: lines.count - 1)
       }
-      if let version = versionSummary(recording) {
+      if let version = versionSummary(recording, ReplayCommand.catalog) {
         lines.insert("  version      \(version)", at: 2)
       }
       if let shared = SharedValueChanges(recording).summary {

@@ -151,7 +151,7 @@ extension ReplayCommand {
   static func requireFeature(of recording: Recording) throws -> ReplayFeature {
     let id = recording.header.feature
     guard let feature = Self.feature(for: recording.header) else {
-      let known = Self.features.map(\.id).joined(separator: ", ")
+      let known = ReplayCommand.catalog.features.map(\.id).joined(separator: ", ")
       throw CommandFailure(
         """
         this replay does not know the feature "\(id)" (it knows \(known)), so it cannot re-run \

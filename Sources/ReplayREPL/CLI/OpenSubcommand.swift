@@ -35,13 +35,13 @@ extension ReplayCommand {
         for note in notes(on: recording) {
           FileHandle.standardError.write(Data("\(note)\n".utf8))
         }
-        let session = openSession(recording)
+        let session = openSession(recording, ReplayCommand.catalog)
         if let readOnly = session as? ReadOnlySession {
           FileHandle.standardError.write(Data("note: \(readOnly.note)\n".utf8))
         }
         if isTerminal { _ = replay_install_interrupt_handler() }
         let interpreter = Interpreter(
-          session: session,
+          session: session, catalog: ReplayCommand.catalog,
           style: isTerminal ? .forStandardOutput() : .plain,
           interrupted: { replay_take_interrupt() != 0 },
           notice: isTerminal

@@ -26,7 +26,11 @@ final class DebugAdapter {
   /// Set by `disconnect` and `terminate`: the process ends with it once the answer is out.
   private(set) var exitStatus: Int32?
 
-  init(send: @escaping (JSONValue) -> Void) {
+  /// The features this `replay` can re-run.
+  let catalog: FeatureCatalog
+
+  init(catalog: FeatureCatalog, send: @escaping (JSONValue) -> Void) {
+    self.catalog = catalog
     self.send = send
   }
 
@@ -235,8 +239,8 @@ final class DebugAdapter {
     } catch let error as ActionLogError {
       throw DAPError("launch: \(error.description)")
     }
-    let session = openSession(recording)
-    self.interpreter = Interpreter(session: session)
+    let session = openSession(recording, self.catalog)
+    self.interpreter = Interpreter(session: session, catalog: self.catalog)
     self.sources = SourceIndex(
       root: URL(fileURLWithPath: root ?? FileManager.default.currentDirectoryPath))
     self.sites = StepsBySite(recording)

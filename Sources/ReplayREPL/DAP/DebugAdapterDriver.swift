@@ -6,12 +6,15 @@ import TimeTravel
 /// (`InterpreterDriver`): requests go straight to the adapter, with no pipe between.
 @_spi(Benchmarks) public final class DebugAdapterDriver {
   private var sent: [JSONValue] = []
-  private lazy var adapter = DebugAdapter { [unowned self] in self.sent.append($0) }
+  private let catalog: FeatureCatalog
+  private lazy var adapter = DebugAdapter(catalog: self.catalog) { [unowned self] in
+    self.sent.append($0)
+  }
   private var seq = 0
 
   /// An adapter whose `replay` has `features`.
   public init(features: [ReplayFeature]) {
-    ReplayCommand.features = features
+    self.catalog = FeatureCatalog(features)
   }
 
   /// Handles a request; returns the messages it sent (the response and any events).

@@ -9,6 +9,8 @@ import TimeTravel
 final class Interpreter {
   /// The session commands work on: the recording's, or a child's cut from it (`scope`).
   var session: any TimelineSession
+  /// The features this `replay` can re-run: the sessions `scope` opens re-run theirs.
+  let catalog: FeatureCatalog
   /// The sessions `scope` narrowed from, innermost last, with what to go back to.
   var scopes: [Scoped] = []
   let style: Style
@@ -40,11 +42,12 @@ final class Interpreter {
   lazy var sharedChanges = SharedValueChanges(self.session.recording)
 
   init(
-    session: any TimelineSession, style: Style = .plain,
+    session: any TimelineSession, catalog: FeatureCatalog, style: Style = .plain,
     interrupted: @escaping () -> Bool = { false },
     notice: ((String?) -> Void)? = nil
   ) {
     self.session = session
+    self.catalog = catalog
     self.style = style
     self.interrupted = interrupted
     self.notice = notice

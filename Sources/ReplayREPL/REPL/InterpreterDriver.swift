@@ -9,8 +9,9 @@ import TimeTravel
 
   /// A session over the recording at `url`, with `features`.
   public init(recording url: URL, features: [ReplayFeature]) throws {
-    ReplayCommand.features = features
-    self.interpreter = Interpreter(session: openSession(try Recording(contentsOf: url)))
+    let catalog = FeatureCatalog(features)
+    self.interpreter = Interpreter(
+      session: openSession(try Recording(contentsOf: url), catalog), catalog: catalog)
   }
 
   /// Runs one line; returns what the REPL shows.

@@ -65,7 +65,7 @@ func originText(_ origin: RecordedOrigin, site: CallSite?) -> String {
 /// The version of the feature a recording holds, when there is something to say about it: a
 /// version above 1, a migration it went through, or migrations it is read through. `nil` for a
 /// recording at version 1 of a feature at version 1.
-func versionSummary(_ recording: Recording) -> String? {
+func versionSummary(_ recording: Recording, _ catalog: FeatureCatalog) -> String? {
   let header = recording.header
   var parts: [String] = []
   if header.schemaVersion != 1 || header.migration != nil {
@@ -75,7 +75,7 @@ func versionSummary(_ recording: Recording) -> String? {
     parts.append(
       "migrated from \(migration.from) with \(migration.steps.joined(separator: ", "))")
   }
-  if let feature = ReplayCommand.feature(for: header),
+  if let feature = catalog.feature(for: header),
     feature.schema.version != header.schemaVersion
   {
     let steps = (try? recording.migrated(to: feature.schema).appliedMigrationSteps) ?? []

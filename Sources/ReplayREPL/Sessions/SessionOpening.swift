@@ -2,11 +2,11 @@ import ActionLog
 import Foundation
 import TimeTravel
 
-/// The session for a recording: one that re-runs the reducer when this `replay` has the
-/// feature, else a read-only one that says why.
-func openSession(_ recording: Recording) -> any TimelineSession {
+/// The session for a recording: one that re-runs the reducer when `catalog` has the feature,
+/// else a read-only one that says why.
+func openSession(_ recording: Recording, _ catalog: FeatureCatalog) -> any TimelineSession {
   let id = recording.header.feature
-  guard let feature = ReplayCommand.feature(for: recording.header) else {
+  guard let feature = catalog.feature(for: recording.header) else {
     return ReadOnlySession(
       recording: recording,
       reason: "this replay does not have the feature \"\(id)\" linked in"

@@ -69,7 +69,7 @@ extension Interpreter {
       if let shared = self.sharedChanges.summary {
         text += "\n\(shared)"
       }
-      if let version = versionSummary(recording) {
+      if let version = versionSummary(recording, self.catalog) {
         text += "\nVersion \(version)."
       }
       if let readOnly = self.session as? ReadOnlySession {

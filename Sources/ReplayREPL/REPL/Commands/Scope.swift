@@ -83,7 +83,7 @@ extension Interpreter {
         try outer.goto(start)
         let found = try ChildRecording.typeNames(ofChildAt: path, in: outer.currentState)
         let feature =
-          ReplayCommand.features.first { $0.stateType == found.state }?.id
+          self.catalog.id(ofStateType: found.state)
           ?? ChildRecording.featureName(forStateType: found.state)
         return ChildRecording.Names(
           feature: feature, stateType: found.state, actionType: found.action ?? "")
@@ -94,7 +94,7 @@ extension Interpreter {
       throw InterpreterError("scope \(text): \(error)")
     }
     try? outer.goto(position)
-    let inner = openSession(child.recording)
+    let inner = openSession(child.recording, self.catalog)
     // The child's step at the app's current one: its last action at or before it.
     let step = child.appSteps.lastIndex { $0 <= position }.map { $0 + 1 } ?? 0
     try inner.goto(step)
