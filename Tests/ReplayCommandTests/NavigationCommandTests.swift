@@ -79,7 +79,7 @@ import Testing
             action: \
             .detail(.binding(.set(\\.name, "Ada ")))))
             Watchpoint 1: path[id: 0].detail.hasChanges
-              true → ‹absent›
+              true → (no value)
             16/55  +5.600s  effect ← 14 at ContactDetail.swift:95  Contacts.Action.path(.popFrom(\
             id: #0))
             "path[id: 7]": "path" has no element with identity 7; it is empty.

@@ -39,7 +39,7 @@ import TimeTravel
             1    watchpoint  todos[0].isComplete
             2    breakpoint  deleteMany
             Watchpoint 1: todos[0].isComplete
-              ‹absent› → false
+              (no value) → false
             1/139  +0.350s  send at TodosView.swift:19  Todos.Action.addTodoButtonTapped
             Watchpoint 1: todos[0].isComplete
               false → true

@@ -156,42 +156,33 @@ extension DebugAdapter {
     forward: Bool, from start: Int
   ) throws -> (step: Int, reasons: [String], ids: [Int], reason: String)? {
     guard let session = self.session else { return nil }
-    var watches: [StatePath] = []
-    for (_, path, _) in self.dataBreakpoints
-    where !watches.contains(where: { $0.description == path.description }) {
-      watches.append(path)
-    }
-    let breakpoints = self.functionBreakpoints.map(\.breakpoint)
-    while let found = try session.search(
-      forward: forward, watching: watches, breakpoints: breakpoints, isCancelled: { false })
-    {
-      var reasons: [String] = []
-      var ids: [Int] = []
-      var reason = "data breakpoint"
-      for stop in found.stops {
-        switch stop {
-        case let .watch(path, old, new):
-          for (id, watched, condition) in self.dataBreakpoints
-          where watched.description == path.description {
-            if let condition {
-              guard
-                !condition.holds(forDump: old == "‹absent›" ? nil : old),
-                condition.holds(forDump: new == "‹absent›" ? nil : new)
-              else { continue }
-            }
-            ids.append(id)
-            reasons.append("\(path): \(oneLine(old)) → \(oneLine(new))")
-          }
-        case let .breakpoint(breakpoint):
-          for (id, set) in self.functionBreakpoints where set == breakpoint { ids.append(id) }
-          reasons.append("\(breakpoint)")
-          if ids.count == reasons.count { reason = "function breakpoint" }
-        }
+    let stops =
+      self.dataBreakpoints.map { id, path, condition in
+        SessionStop(id: id, kind: .watch(path, condition: condition))
       }
-      if !ids.isEmpty { return (found.step, reasons, ids, reason) }
+      + self.functionBreakpoints.map { id, breakpoint in
+        SessionStop(id: id, kind: .breakpoint(breakpoint))
+      }
+    guard let found = try session.searchStops(stops, forward: forward, isCancelled: { false })
+    else { return nil }
+    var reasons: [String] = []
+    for hit in found.hits {
+      let reason =
+        switch hit.reason {
+        case let .watch(path, old, new, _):
+          "\(path): \(oneLine(SearchStop.shown(old))) → \(oneLine(SearchStop.shown(new)))"
+        case let .breakpoint(breakpoint): "\(breakpoint)"
+        }
+      // NB: Two stops that hold for the same change say it once.
+      if !reasons.contains(reason) { reasons.append(reason) }
     }
-    try session.goto(start)
-    return nil
+    let onlyActions = found.hits.allSatisfy {
+      if case .breakpoint = $0.reason { true } else { false }
+    }
+    return (
+      found.step, reasons, found.hits.map(\.id),
+      onlyActions ? "function breakpoint" : "data breakpoint"
+    )
   }
 
   /// A log message with each `{path}` replaced by the value there.

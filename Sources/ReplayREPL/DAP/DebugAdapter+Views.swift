@@ -156,9 +156,10 @@ extension DebugAdapter {
       let path = SharedValueChanges.describe(
         JSONPatchOperation(operation.op, operation.path, nil)
       ).replacingOccurrences(of: " = null", with: "")
-      let old = before?.value(atPointer: operation.pointer).map { oneLine($0.text) } ?? "‹absent›"
-      let new = operation.op == .remove ? "‹absent›" : oneLine(operation.value?.text ?? "null")
-      return VariableStore.Entry(name: path, value: "\(old) → \(new)")
+      let old = before?.value(atPointer: operation.pointer).map { oneLine($0.text) }
+      let new = operation.op == .remove ? nil : oneLine(operation.value?.text ?? "null")
+      return VariableStore.Entry(
+        name: path, value: "\(SearchStop.shown(old)) → \(SearchStop.shown(new))")
     }
   }
 

@@ -206,8 +206,8 @@ final class ReadOnlySession: TimelineSession {
     func stops(at step: Int, from previous: Any, to current: Any) throws -> [SearchStop] {
       var stops: [SearchStop] = []
       for path in watches {
-        let old = (try? prettyJSON(path.value(in: previous))) ?? "‹absent›"
-        let new = (try? prettyJSON(path.value(in: current))) ?? "‹absent›"
+        let old = try? prettyJSON(path.value(in: previous))
+        let new = try? prettyJSON(path.value(in: current))
         if old != new { stops.append(.watch(path, old: old, new: new)) }
       }
       for breakpoint in breakpoints where try self.action(at: step, matches: breakpoint) {

@@ -24,18 +24,24 @@ public struct ActionBreakpoint: Hashable, Sendable, CustomStringConvertible {
 
 /// Why a search stopped.
 public enum SearchStop: Sendable, Equatable, CustomStringConvertible {
-  /// A watched value changed.
-  case watch(StatePath, old: String, new: String)
+  /// A watched value changed: each side as it prints, `nil` where the path led to no value
+  /// (an element not in its collection yet, or any more; a case not the current one).
+  case watch(StatePath, old: String?, new: String?)
   /// An action matched a breakpoint.
   case breakpoint(ActionBreakpoint)
 
   public var description: String {
     switch self {
     case let .watch(path, old, new):
-      return "\(path) changed: \(old) → \(new)"
+      return "\(path) changed: \(SearchStop.shown(old)) → \(SearchStop.shown(new))"
     case let .breakpoint(breakpoint):
       return "breakpoint \"\(breakpoint)\""
     }
+  }
+
+  /// A watched value as a stop shows it: its printed form, or `(no value)` where there is none.
+  public static func shown(_ value: String?) -> String {
+    value ?? "(no value)"
   }
 }
 
@@ -218,8 +224,8 @@ struct WatchedValues {
       let old = self.values[index]
       // NB: Equal by `==` is unchanged; anything else is compared as it prints, as before.
       if let old, let new, Self.areEqual(old, new) { continue }
-      let oldText = old.map { String(customDumping: $0) } ?? "‹absent›"
-      let newText = new.map { String(customDumping: $0) } ?? "‹absent›"
+      let oldText = old.map { String(customDumping: $0) }
+      let newText = new.map { String(customDumping: $0) }
       if oldText != newText { stops.append(.watch(path, old: oldText, new: newText)) }
     }
     return stops
