@@ -98,24 +98,7 @@ struct ProfileReplay: AsyncParsableCommand {
     // A search for a breakpoint that matches nothing, over the whole recording: alone (it only
     // decodes), and with a watchpoint that never fires (it replays every step).
     if ProcessInfo.processInfo.environment["PROFILE_ONLY_VERIFY"] != nil {
-      // NB: Recorded through a store, as an app records: with step updates, compared at every
-      // step.
-      let url = URL(fileURLWithPath: self.path + ".recorded")
-      try? FileManager.default.removeItem(at: url)
-      let recorder = try RecorderOf<Todos>(
-        url: url, feature: "todos", initialState: Todos.State(),
-        options: .init(syncPolicy: .never))
-      let store = ReplayBench.todosStore(recordingTo: recorder)
-      for action in ReplayBench.todosScript(count: steps) { store.send(action) }
-      try recorder.close()
-      let recorded = try Recording(contentsOf: url)
-      let timeline = try Timeline(recording: recorded, reducer: Todos(), feature: "todos")
-      for _ in 1...3 {
-        start = ContinuousClock.now
-        let divergence = try timeline.verify()
-        precondition(divergence == nil, "the recording does not verify")
-        ReplayBench.row("verify, every step", ContinuousClock.now - start, per: steps)
-      }
+      try Self.profileVerify(path: self.path, steps: steps)
       return
     }
     if ProcessInfo.processInfo.environment["PROFILE_ONLY_WATCH"] != nil {
@@ -153,5 +136,29 @@ struct ProfileReplay: AsyncParsableCommand {
     ReplayBench.row("continue, watching a value", watching, per: max(1, recording.count - 50))
     if replayed != reduced { print("  (the reducer alone ended in another state)") }
     if replayed != batched { print("  (the batch ended in another state)") }
+  }
+
+  /// `verify` at every step of a recording made through a store from the todos script, as an
+  /// app records: with step updates, compared at every step.
+  @MainActor
+  static func profileVerify(path: String, steps: Int) throws {
+    // NB: Recorded through a store, as an app records: with step updates, compared at every
+    // step.
+    let url = URL(fileURLWithPath: path + ".recorded")
+    try? FileManager.default.removeItem(at: url)
+    let recorder = try RecorderOf<Todos>(
+      url: url, feature: "todos", initialState: Todos.State(),
+      options: .init(syncPolicy: .never))
+    let store = ReplayBench.todosStore(recordingTo: recorder)
+    for action in ReplayBench.todosScript(count: steps) { store.send(action) }
+    try recorder.close()
+    let recorded = try Recording(contentsOf: url)
+    let timeline = try Timeline(recording: recorded, reducer: Todos(), feature: "todos")
+    for _ in 1...3 {
+      let start = ContinuousClock.now
+      let divergence = try timeline.verify()
+      precondition(divergence == nil, "the recording does not verify")
+      ReplayBench.row("verify, every step", ContinuousClock.now - start, per: steps)
+    }
   }
 }

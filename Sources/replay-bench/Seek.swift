@@ -125,7 +125,20 @@ extension ReplayBench {
         }
       })
 
-    // Seeking: the far end from a fresh timeline, against random steps.
+    try self.seekFigures(
+      recording, replayed: replayed, fromStart: fromStart, reducerAlone: reducerAlone)
+    try self.memoryFigures(url, walk: min(walk, recording.count))
+    try self.migrationCost(recording)
+    print()
+  }
+
+  /// Seeking: the far end from a fresh timeline, against random steps and their limit.
+  @MainActor
+  private static func seekFigures(
+    _ recording: Recording, replayed: Todos.State, fromStart: Duration,
+    reducerAlone: (Todos.State, ClosedRange<Int>) -> Todos.State
+  ) throws {
+    let interval = recording.header.checkpointInterval
     let timeline = try Timeline(recording: recording, reducer: Todos(), feature: "todos")
     let farStart = ContinuousClock.now
     try timeline.goto(recording.count)
@@ -150,7 +163,7 @@ extension ReplayBench {
       let from =
         checkpoint == 0
         ? Todos.State() : try recording.checkpoint(after: checkpoint, as: Todos.State.self)
-      if step > checkpoint { _ = reducerAlone(from: from, (checkpoint + 1)...step) }
+      if step > checkpoint { _ = reducerAlone(from, (checkpoint + 1)...step) }
       limits.append(ContinuousClock.now - limitStart)
       // The far end again, from a fresh timeline, beside it.
       let fresh = try Timeline(recording: recording, reducer: Todos(), feature: "todos")
@@ -173,10 +186,12 @@ extension ReplayBench {
     let limitRatio = median(seeks) / median(limits)
     self.ratio(limitRatio, goal: "≤ 1.3× its limit", met: limitRatio <= 1.3)
 
-    // Memory, each in a fresh process so one cannot reuse what the other freed: the growth of
-    // peak resident memory while walking every step of a stretch with a timeline, against
-    // keeping every state of that stretch.
-    let stretch = min(walk, recording.count)
+  }
+
+  /// Memory, each in a fresh process so one cannot reuse what the other freed: the growth of
+  /// peak resident memory while walking every step of a stretch with a timeline, against
+  /// keeping every state of that stretch.
+  private static func memoryFigures(_ url: URL, walk stretch: Int) throws {
     let steps = String(stretch)
     let timelineBytes = try self.measureInChild(["memory-child", "timeline", url.path, steps])
     let everyBytes = max(1, try self.measureInChild(["memory-child", "every", url.path, steps]))
@@ -192,8 +207,6 @@ extension ReplayBench {
       "share", String(format: "%.1f%%", share * 100),
       "goal ≤ 5%: \(share <= 0.05 ? "met" : "NOT MET")"
     )
-    try self.migrationCost(recording)
-    print()
   }
 
   /// Replaying from the start with a migration step on every action and checkpoint, against the

@@ -309,48 +309,10 @@ struct Scanner {
 
     switch prefix.kind {
     case .action?:
-      guard let seq = prefix.seq, let time = prefix.time else {
-        return problem(.unreadablePayload("an action record needs \"seq\" and \"time\""))
-      }
-      if seq > expected, self.recovery == .skipDamagedRecords,
-        seq - expected <= self.maximumLostActions
-      {
-        self.keepPlaces(ofLostActions: expected...(seq - 1), record: record, offset: offset)
-      } else if !IndexRules.isNextAction(seq, after: self.actions.count) {
-        return problem(.sequenceGap(expected: expected, found: seq))
-      }
-      guard time >= 0 else {
-        return problem(
-          .unreadablePayload(
-            "its time is \(time): an action's time counts nanoseconds from the start, from 0"
-          )
-        )
-      }
-      if let trigger = prefix.trigger, !(1..<seq).contains(trigger) {
-        return problem(
-          .unreadablePayload("its trigger is \(trigger), not " + earlierActions(before: seq))
-        )
-      }
-
-      self.actions.append(range)
-      self.actions.times.append(time)
-      self.actions.triggers.append(Int32(clamping: prefix.trigger ?? 0))
-      return .ok
+      return self.readAction(prefix, range: range, record: record, offset: offset)
 
     case .checkpoint?:
-      guard let seq = prefix.seq else {
-        return problem(.unreadablePayload("a checkpoint record needs \"seq\""))
-      }
-      if seq > self.actions.count, self.recovery == .skipDamagedRecords,
-        seq - self.actions.count <= self.maximumLostActions
-      {
-        self.keepPlaces(ofLostActions: expected...seq, record: record, offset: offset)
-      }
-      guard IndexRules.isPlacedCheckpoint(seq, after: self.actions.count) else {
-        return problem(.misplaced("a checkpoint after action \(seq), which is not recorded yet"))
-      }
-      self.checkpointLines[seq] = range
-      return .ok
+      return self.readCheckpoint(prefix, range: range, record: record, offset: offset)
 
     case .note?:
       let seq = prefix.seq ?? self.actions.count
@@ -401,6 +363,66 @@ struct Scanner {
       self.warnings.append(.unknownKind(prefix.kindName, record: record, offset: offset))
       return .ok
     }
+  }
+
+  /// An action record's place, time and trigger, checked against the actions before it.
+  private mutating func readAction(
+    _ prefix: RecordEnvelope, range: LineRange, record: Int, offset: Int
+  ) -> Outcome {
+    func problem(_ kind: RecordProblem.Kind) -> Outcome {
+      .problem(RecordProblem(record: record, offset: offset, kind: kind))
+    }
+    let expected = self.actions.count + 1
+    guard let seq = prefix.seq, let time = prefix.time else {
+      return problem(.unreadablePayload("an action record needs \"seq\" and \"time\""))
+    }
+    if seq > expected, self.recovery == .skipDamagedRecords,
+      seq - expected <= self.maximumLostActions
+    {
+      self.keepPlaces(ofLostActions: expected...(seq - 1), record: record, offset: offset)
+    } else if !IndexRules.isNextAction(seq, after: self.actions.count) {
+      return problem(.sequenceGap(expected: expected, found: seq))
+    }
+    guard time >= 0 else {
+      return problem(
+        .unreadablePayload(
+          "its time is \(time): an action's time counts nanoseconds from the start, from 0"
+        )
+      )
+    }
+    if let trigger = prefix.trigger, !(1..<seq).contains(trigger) {
+      return problem(
+        .unreadablePayload("its trigger is \(trigger), not " + earlierActions(before: seq))
+      )
+    }
+
+    self.actions.append(range)
+    self.actions.times.append(time)
+    self.actions.triggers.append(Int32(clamping: prefix.trigger ?? 0))
+    return .ok
+  }
+
+  /// A checkpoint record's place: after an action already read.
+  private mutating func readCheckpoint(
+    _ prefix: RecordEnvelope, range: LineRange, record: Int, offset: Int
+  ) -> Outcome {
+    func problem(_ kind: RecordProblem.Kind) -> Outcome {
+      .problem(RecordProblem(record: record, offset: offset, kind: kind))
+    }
+    let expected = self.actions.count + 1
+    guard let seq = prefix.seq else {
+      return problem(.unreadablePayload("a checkpoint record needs \"seq\""))
+    }
+    if seq > self.actions.count, self.recovery == .skipDamagedRecords,
+      seq - self.actions.count <= self.maximumLostActions
+    {
+      self.keepPlaces(ofLostActions: expected...seq, record: record, offset: offset)
+    }
+    guard IndexRules.isPlacedCheckpoint(seq, after: self.actions.count) else {
+      return problem(.misplaced("a checkpoint after action \(seq), which is not recorded yet"))
+    }
+    self.checkpointLines[seq] = range
+    return .ok
   }
 }
 

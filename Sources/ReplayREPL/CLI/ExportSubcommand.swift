@@ -173,36 +173,13 @@ extension ReplayCommand {
             code: 2)
         }
 
-        var metadata: [String: String] = [:]
-        if let description = self.description { metadata["description"] = description }
-        if let appVersion = self.appVersion { metadata["appVersion"] = appVersion }
-        if let os = self.os {
-          metadata["os"] = os
-        } else if recording.header.metadata["os"] == nil {
-          metadata["os"] = ProcessInfo.processInfo.operatingSystemVersionString
-        }
-
+        let metadata = self.metadata(of: recording)
         let exportCut = try ExportCut(
           recording, keepingLast: self.last, fittingIn: limit,
           session: { openSession(recording, ReplayCommand.catalog) }
         )
         let cut = exportCut.cut
-        let feature = recording.header.feature
-        let cutNote: String? =
-          switch exportCut.shortfall {
-          case nil:
-            nil
-          case let .noCheckpoint(wanted):
-            """
-            note: every action is kept: there is no recorded checkpoint before step \
-            \(wanted + 1), and this replay cannot re-run "\(feature)" to start there.
-            """
-          case let .nearestCheckpoint(checkpoint, wanted):
-            """
-            note: the cut is at the checkpoint after step \(checkpoint), the nearest before step \
-            \(wanted): this replay cannot re-run "\(feature)" to start exactly there.
-            """
-          }
+        let cutNote = Self.note(on: exportCut, feature: recording.header.feature)
 
         let temporary = destination.deletingLastPathComponent()
           .appendingPathComponent(".\(destination.lastPathComponent).export")
@@ -219,48 +196,9 @@ extension ReplayCommand {
         try moveIntoPlace(temporary, destination)
 
         if let cutNote { FileHandle.standardError.write(Data("\(cutNote)\n".utf8)) }
-        var lines = [
-          "Wrote \(self.output): \(summary.actions) actions"
-            + (summary.cutActions == 0
-              ? ""
-              : summary.actions == 0
-                ? " (from the state after step \(recording.count), the last of \(recording.count))"
-                : " (steps \(summary.cutActions + 1)–\(recording.count) of \(recording.count))"),
-          "  size       \(summary.bytes) bytes"
-            + (limit.map {
-              summary.bytes > $0
-                ? " (over the \($0)-byte limit: the header and the state it starts from take more)"
-                : ""
-            } ?? ""),
-        ]
-        let facts = summary.header.metadata.sorted { $0.key < $1.key }.map {
-          "\($0.key)=\($0.value)"
-        }
-        if !facts.isEmpty { lines.append("  metadata   \(facts.joined(separator: ", "))") }
-        if let redacted = redactionSummary(summary.header.redactions) {
-          lines.append("  redacted   \(redacted)")
-        }
-        if !redactions.isEmpty {
-          lines.append("  this time  \(summary.redactedValues) values redacted")
-        }
-        lines.append(
-          "  integrity  \(summary.records) records, every checksum and the header checked; "
-            + "\(summary.ending)"
-        )
-        if self.html {
-          let page = destination.deletingPathExtension().appendingPathExtension("html")
-          do {
-            let written = try Recording(contentsOf: destination)
-            let made = try HTMLReport.write(
-              written, to: page,
-              options: HTMLReport.Options(fileName: destination.lastPathComponent))
-            lines.append("  page       \(page.lastPathComponent), \(made.bytes) bytes")
-          } catch let error as ActionLogError {
-            throw CommandFailure(error.description)
-          } catch let error as HTMLReport.WriteFailure {
-            throw CommandFailure(error.description)
-          }
-        }
+        var lines = self.summaryLines(
+          summary, of: recording, limit: limit, askedRedactions: !redactions.isEmpty)
+        if self.html { lines.append(try self.writePage(beside: destination)) }
         print(lines.joined(separator: "\n"))
         let unmatched =
           summary.unmatched.state.map { "state path \($0)" }
@@ -275,6 +213,88 @@ extension ReplayCommand {
               """.utf8)
           )
         }
+      }
+    }
+
+    /// The metadata the attachment adds: a description, the app's version, the system.
+    private func metadata(of recording: Recording) -> [String: String] {
+      var metadata: [String: String] = [:]
+      if let description = self.description { metadata["description"] = description }
+      if let appVersion = self.appVersion { metadata["appVersion"] = appVersion }
+      if let os = self.os {
+        metadata["os"] = os
+      } else if recording.header.metadata["os"] == nil {
+        metadata["os"] = ProcessInfo.processInfo.operatingSystemVersionString
+      }
+      return metadata
+    }
+
+    /// What to say when the cut is not where it was asked for.
+    private static func note(on exportCut: ExportCut, feature: String) -> String? {
+      switch exportCut.shortfall {
+      case nil:
+        nil
+      case let .noCheckpoint(wanted):
+        """
+        note: every action is kept: there is no recorded checkpoint before step \
+        \(wanted + 1), and this replay cannot re-run "\(feature)" to start there.
+        """
+      case let .nearestCheckpoint(checkpoint, wanted):
+        """
+        note: the cut is at the checkpoint after step \(checkpoint), the nearest before step \
+        \(wanted): this replay cannot re-run "\(feature)" to start exactly there.
+        """
+      }
+    }
+
+    /// What the export wrote, a line a fact.
+    private func summaryLines(
+      _ summary: ExportSummary, of recording: Recording, limit: Int?, askedRedactions: Bool
+    ) -> [String] {
+      var lines = [
+        "Wrote \(self.output): \(summary.actions) actions"
+          + (summary.cutActions == 0
+            ? ""
+            : summary.actions == 0
+              ? " (from the state after step \(recording.count), the last of \(recording.count))"
+              : " (steps \(summary.cutActions + 1)–\(recording.count) of \(recording.count))"),
+        "  size       \(summary.bytes) bytes"
+          + (limit.map {
+            summary.bytes > $0
+              ? " (over the \($0)-byte limit: the header and the state it starts from take more)"
+              : ""
+          } ?? ""),
+      ]
+      let facts = summary.header.metadata.sorted { $0.key < $1.key }.map {
+        "\($0.key)=\($0.value)"
+      }
+      if !facts.isEmpty { lines.append("  metadata   \(facts.joined(separator: ", "))") }
+      if let redacted = redactionSummary(summary.header.redactions) {
+        lines.append("  redacted   \(redacted)")
+      }
+      if askedRedactions {
+        lines.append("  this time  \(summary.redactedValues) values redacted")
+      }
+      lines.append(
+        "  integrity  \(summary.records) records, every checksum and the header checked; "
+          + "\(summary.ending)"
+      )
+      return lines
+    }
+
+    /// Writes the attachment's page beside it (`--html`); returns the line that says so.
+    private func writePage(beside destination: URL) throws -> String {
+      let page = destination.deletingPathExtension().appendingPathExtension("html")
+      do {
+        let written = try Recording(contentsOf: destination)
+        let made = try HTMLReport.write(
+          written, to: page,
+          options: HTMLReport.Options(fileName: destination.lastPathComponent))
+        return "  page       \(page.lastPathComponent), \(made.bytes) bytes"
+      } catch let error as ActionLogError {
+        throw CommandFailure(error.description)
+      } catch let error as HTMLReport.WriteFailure {
+        throw CommandFailure(error.description)
       }
     }
 

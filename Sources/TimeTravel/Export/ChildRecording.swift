@@ -83,41 +83,9 @@ public struct ChildRecording: Sendable {
     let state: (Int) throws -> JSONValue = states ?? { try recorded.state(after: $0) }
     var route = ChildRoute(path)
 
-    // Where the child is: one pass over the states, keeping none of them.
-    var lastState = JSONValue.null
-    var presentations: [ClosedRange<Int>] = []
-    var presentStart: Int?
-    for step in 0...app.count {
-      let value = try state(step)
-      if step == app.count { lastState = value }
-      let present = route.locate(in: value) != nil
-      if present, presentStart == nil { presentStart = step }
-      if !present, let start = presentStart {
-        presentations.append(start...(step - 1))
-        presentStart = nil
-      }
-    }
-    if let start = presentStart { presentations.append(start...app.count) }
-    guard !presentations.isEmpty else {
-      throw ChildRecordingError.neverPresent(
-        path: path.description, names: Self.names(in: lastState))
-    }
-    let span: ClosedRange<Int>
-    if let from = from {
-      guard let found = presentations.first(where: { $0.contains(from) }) else {
-        throw ChildRecordingError.absent(
-          path: path.description, step: from, presentations: presentations)
-      }
-      span = max(from, found.lowerBound)...found.upperBound
-    } else if let choose {
-      span = presentations[min(max(0, choose(presentations)), presentations.count - 1)]
-    } else {
-      guard presentation >= 1, presentation <= presentations.count else {
-        throw ChildRecordingError.noSuchPresentation(
-          presentation, path: path.description, presentations: presentations)
-      }
-      span = presentations[presentation - 1]
-    }
+    let presentations = try Self.presentations(of: route, in: app, state: state)
+    let span = try Self.span(
+      of: presentations, path: path, from: from, presentation: presentation, choose: choose)
     if states == nil { recorded = RecordedStates(app) }
     let startState = try state(span.lowerBound)
     route.fixIdentities(in: startState)
@@ -125,39 +93,9 @@ public struct ChildRecording: Sendable {
     let startTime: Int64 =
       span.lowerBound == 0 ? 0 : app.time(ofAction: span.lowerBound).nanoseconds
 
-    // The header.
-    let named = try names(span.lowerBound, route.path)
-    var header = app.header
-    header.feature = named.feature
-    header.stateType = named.stateType
-    header.actionType = named.actionType
-    // NB: The app's schema version numbers the app's types; the child's values are as the app
-    // recorded them, read at the child's own version from 1 on.
-    header.schemaVersion = 1
-    header.migration = nil
-    header.hasStepUpdates = true
-    header.hasEffectLedger = false
-    header.startedAt = app.header.startedAt.addingTimeInterval(Double(startTime) / 1e9)
-    header.redactions = Self.redactions(app.header.redactions, below: child.pointer)
-    var metadata = app.header.metadata
-    let source = app.url?.lastPathComponent ?? "the recording"
-    metadata["scope"] = route.path.description
-    metadata["scopedFrom"] =
-      "\(route.path) in \(source) (feature \(app.header.feature)), recorded from "
-      + app.header.startedAtText
-    metadata["scopeStart"] = String(span.lowerBound)
-    if app.header.schemaVersion > 1 {
-      metadata["appSchema"] = String(app.header.schemaVersion)
-    }
-    if let migration = app.header.migration {
-      metadata["appMigrated"] = "from version \(migration.from) by replay migrate"
-    } else if !app.appliedMigrationSteps.isEmpty {
-      // NB: Read through the app's migrations: the values are the app's current version's.
-      metadata["appMigrated"] =
-        "from version \(app.header.schemaVersion), read through "
-        + counted(app.appliedMigrationSteps.count, "migration step")
-    }
-    header.metadata = metadata.merging(extra) { $1 }.filter { !$0.value.isEmpty }
+    let header = Self.header(
+      of: app, named: try names(span.lowerBound, route.path), route: route, child: child,
+      start: span.lowerBound, startTime: startTime, extra: extra)
     var composer = RecordingComposer(header: header, initialState: child.value)
 
     // Shared values: the places under the child, as pointers into it.
@@ -168,8 +106,7 @@ public struct ChildRecording: Sendable {
 
     var appSteps: [Int] = []
     var outsideWrites: [Int] = []
-    var siteNumbers: [Int: Int] = [:]
-    let sites = app.callSitesByNumber
+    var sites = SiteRenumbering(app.callSitesByNumber)
     var ending: Ending?
     let interval = max(1, app.header.checkpointInterval)
     var childSeq: [Int: Int] = [:]
@@ -189,32 +126,13 @@ public struct ChildRecording: Sendable {
       let routed = mayReach ? route.route(try actionValue()) : .elsewhere
       guard let after else {
         ending = Ending(
-          step: step,
-          how: {
-            switch routed {
-            case .popped: "popped"
-            case .dismissed: "dismissed"
-            case .action, .elsewhere:
-              "removed by \(Self.caseName(of: (try? actionValue()) ?? .null))"
-            }
-          }(),
+          step: step, how: Self.how(routed, actionValue: try? actionValue()),
           cancelled: Self.cancellations(in: try app.recordedEffects(ofAction: step)))
         break
       }
       try shared.appendValues(after: step - 1, to: &composer)
       if case let .action(value, pointer) = routed {
-        var site: Int?
-        let number = app.siteNumber(ofAction: step)
-        if number > 0, let where_ = sites[number] {
-          if let known = siteNumbers[number] {
-            site = known
-          } else {
-            let new = siteNumbers.count + 1
-            siteNumbers[number] = new
-            try composer.appendSite(new, where_)
-            site = new
-          }
-        }
+        let site = try sites.number(for: app.siteNumber(ofAction: step), writingTo: &composer)
         let recordedAction = try app.action(step, as: Unread.self)
         let origin: RecordedOrigin? =
           switch recordedAction.origin {
@@ -268,6 +186,103 @@ public struct ChildRecording: Sendable {
     return ChildRecording(
       recording: written, start: span.lowerBound, appSteps: appSteps,
       outsideWrites: outsideWrites, ending: ending, presentations: presentations, path: route.path)
+  }
+
+  /// The spans of app steps the child is present in: one pass over the states, keeping none
+  /// of them.
+  private static func presentations(
+    of route: ChildRoute, in app: Recording, state: (Int) throws -> JSONValue
+  ) throws -> [ClosedRange<Int>] {
+    var lastState = JSONValue.null
+    var presentations: [ClosedRange<Int>] = []
+    var presentStart: Int?
+    for step in 0...app.count {
+      let value = try state(step)
+      if step == app.count { lastState = value }
+      let present = route.locate(in: value) != nil
+      if present, presentStart == nil { presentStart = step }
+      if !present, let start = presentStart {
+        presentations.append(start...(step - 1))
+        presentStart = nil
+      }
+    }
+    if let start = presentStart { presentations.append(start...app.count) }
+    guard !presentations.isEmpty else {
+      throw ChildRecordingError.neverPresent(
+        path: route.path.description, names: Self.names(in: lastState))
+    }
+    return presentations
+  }
+
+  /// The span the export covers: from a step, a chosen presentation, or the one numbered.
+  private static func span(
+    of presentations: [ClosedRange<Int>], path: StatePath, from: Int?, presentation: Int,
+    choose: ((_ presentations: [ClosedRange<Int>]) -> Int)?
+  ) throws -> ClosedRange<Int> {
+    if let from = from {
+      guard let found = presentations.first(where: { $0.contains(from) }) else {
+        throw ChildRecordingError.absent(
+          path: path.description, step: from, presentations: presentations)
+      }
+      return max(from, found.lowerBound)...found.upperBound
+    } else if let choose {
+      return presentations[min(max(0, choose(presentations)), presentations.count - 1)]
+    }
+    guard presentation >= 1, presentation <= presentations.count else {
+      throw ChildRecordingError.noSuchPresentation(
+        presentation, path: path.description, presentations: presentations)
+    }
+    return presentations[presentation - 1]
+  }
+
+  /// The child's header: its feature and types, the app's redactions below it, and metadata
+  /// saying where it was cut from.
+  private static func header(
+    of app: Recording, named: Names, route: ChildRoute,
+    child: (value: JSONValue, pointer: [String]), start: Int, startTime: Int64,
+    extra: [String: String]
+  ) -> LogHeader {
+    var header = app.header
+    header.feature = named.feature
+    header.stateType = named.stateType
+    header.actionType = named.actionType
+    // NB: The app's schema version numbers the app's types; the child's values are as the app
+    // recorded them, read at the child's own version from 1 on.
+    header.schemaVersion = 1
+    header.migration = nil
+    header.hasStepUpdates = true
+    header.hasEffectLedger = false
+    header.startedAt = app.header.startedAt.addingTimeInterval(Double(startTime) / 1e9)
+    header.redactions = Self.redactions(app.header.redactions, below: child.pointer)
+    var metadata = app.header.metadata
+    let source = app.url?.lastPathComponent ?? "the recording"
+    metadata["scope"] = route.path.description
+    metadata["scopedFrom"] =
+      "\(route.path) in \(source) (feature \(app.header.feature)), recorded from "
+      + app.header.startedAtText
+    metadata["scopeStart"] = String(start)
+    if app.header.schemaVersion > 1 {
+      metadata["appSchema"] = String(app.header.schemaVersion)
+    }
+    if let migration = app.header.migration {
+      metadata["appMigrated"] = "from version \(migration.from) by replay migrate"
+    } else if !app.appliedMigrationSteps.isEmpty {
+      // NB: Read through the app's migrations: the values are the app's current version's.
+      metadata["appMigrated"] =
+        "from version \(app.header.schemaVersion), read through "
+        + counted(app.appliedMigrationSteps.count, "migration step")
+    }
+    header.metadata = metadata.merging(extra) { $1 }.filter { !$0.value.isEmpty }
+    return header
+  }
+
+  /// How a child that is gone at a step went.
+  private static func how(_ routed: ChildRoute.Routed, actionValue: JSONValue?) -> String {
+    switch routed {
+    case .popped: "popped"
+    case .dismissed: "dismissed"
+    case .action, .elsewhere: "removed by \(Self.caseName(of: actionValue ?? .null))"
+    }
   }
 
   /// The app's redactions as paths into the child's state.
@@ -374,4 +389,26 @@ private func counted(_ count: Int, _ noun: String) -> String {
 /// A value decoded as nothing: an action record read for its envelope alone.
 private struct Unread: Decodable {
   init(from decoder: any Decoder) throws {}
+}
+
+/// The call sites of the app's actions, numbered anew in the order the child's actions first
+/// name them, each written to the child's recording before the first action that names it.
+private struct SiteRenumbering {
+  let sites: [Int: CallSite]
+  var numbers: [Int: Int] = [:]
+
+  init(_ sites: [Int: CallSite]) {
+    self.sites = sites
+  }
+
+  /// The child's number for the app's site `number`; `nil` for an action without one.
+  mutating func number(for number: Int, writingTo composer: inout RecordingComposer) throws -> Int?
+  {
+    guard number > 0, let site = self.sites[number] else { return nil }
+    if let known = self.numbers[number] { return known }
+    let new = self.numbers.count + 1
+    self.numbers[number] = new
+    try composer.appendSite(new, site)
+    return new
+  }
 }
