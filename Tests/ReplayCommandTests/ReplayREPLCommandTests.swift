@@ -19,6 +19,26 @@ import TimeTravel
     )
   }
 
+  /// A stop counts the searches that stopped at it, in both directions: the watchpoint twice
+  /// forward and once back; the breakpoint, never reached, says nothing.
+  @Test func infoBreakpointsSaysHowOftenEachStopWasHit() async throws {
+    let result = try await self.session(
+      "Recordings/todos.actionlog",
+      "goto 60", "watch todos[0].isComplete", "break deleteMany", "continue", "continue",
+      "reverse-continue", "info breakpoints"
+    )
+    let output = result.output
+    let table = try #require(output.range(of: "Num  Type        What\n"))
+    #expect(
+      output[table.upperBound...]
+        == """
+        1    watchpoint  todos[0].isComplete
+             hit 3 times
+        2    breakpoint  deleteMany
+
+        """, "\(output)")
+  }
+
   @Test func watchpointsAndBreakpointsStopSearches() async throws {
     let result = try await self.session(
       "Recordings/todos.actionlog",

@@ -171,7 +171,9 @@ extension DebugAdapter {
     let context = try arguments.string("context") ?? "repl"
     let firstWord = expression.split(separator: " ").first.map(String.init) ?? ""
     if context == "repl", Interpreter.command(named: firstWord) != nil {
-      guard let interpreter = self.interpreter else { throw DAPError("evaluate: not launched.") }
+      guard let interpreter = self.consoleInterpreter else {
+        throw DAPError("evaluate: not launched.")
+      }
       guard !["quit", "q", "exit"].contains(firstWord) else {
         throw DAPError("evaluate: to leave, stop the debug session (disconnect).")
       }

@@ -12,7 +12,10 @@ import TimeTravel
 final class DebugAdapter {
   let send: (JSONValue) -> Void
   var seq = 0
-  var interpreter: Interpreter?
+  /// The debugging session, once launched: the one the REPL's commands drive too.
+  var debug: DebugSession?
+  /// REPL commands typed in the debug console (`evaluate`), over the same session.
+  private var console: Interpreter?
   var sources: SourceIndex?
   var sites: StepsBySite?
   var configured = false
@@ -34,7 +37,16 @@ final class DebugAdapter {
     self.send = send
   }
 
-  var session: (any TimelineSession)? { self.interpreter?.session }
+  var session: (any TimelineSession)? { self.debug?.timeline }
+
+  /// The interpreter that runs REPL commands typed in the debug console, over the session.
+  var consoleInterpreter: Interpreter? {
+    guard let debug = self.debug else { return nil }
+    if let console = self.console, console.debug === debug { return console }
+    let console = Interpreter(debug: debug)
+    self.console = console
+    return console
+  }
 
   // MARK: - Messages
 
@@ -240,7 +252,7 @@ final class DebugAdapter {
       throw DAPError("launch: \(error.description)")
     }
     let session = openSession(recording, self.catalog)
-    self.interpreter = Interpreter(session: session, catalog: self.catalog)
+    self.debug = DebugSession(session, catalog: self.catalog)
     self.sources = SourceIndex(
       root: URL(fileURLWithPath: root ?? FileManager.default.currentDirectoryPath))
     self.sites = StepsBySite(recording)

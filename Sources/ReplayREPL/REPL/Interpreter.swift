@@ -7,12 +7,14 @@ import TimeTravel
 /// Each command lives in a file of its own under `Commands/`, as a ``Command`` and the methods it
 /// runs; ``commands`` lists them in the order `help` shows them.
 final class Interpreter {
+  /// The debugging session the commands drive, which the debugger's `evaluate` may share.
+  let debug: DebugSession
   /// The session commands work on: the recording's, or a child's cut from it (`scope`).
-  var session: any TimelineSession
-  /// The features this `replay` can re-run: the sessions `scope` opens re-run theirs.
-  let catalog: FeatureCatalog
-  /// The sessions `scope` narrowed from, innermost last, with what to go back to.
-  var scopes: [Scoped] = []
+  var session: any TimelineSession { self.debug.timeline }
+  /// The features this `replay` can re-run.
+  var catalog: FeatureCatalog { self.debug.catalog }
+  /// The sessions `scope` narrowed from, innermost last.
+  var scopes: [DebugSession.Scoped] { self.debug.scopes }
   let style: Style
   /// Whether the person asked to stop (Ctrl-C); polled by long commands.
   let interrupted: () -> Bool
@@ -23,31 +25,32 @@ final class Interpreter {
   var failed = false
   private(set) var isFinished = false
 
-  /// A watchpoint or breakpoint, numbered as gdb does: from 1, never reused.
-  struct Stop {
-    enum Kind {
-      case watch(StatePath)
-      /// Stops where the condition comes to hold.
-      case condition(ValueCondition)
-      case breakpoint(ActionBreakpoint)
-    }
-    let number: Int
-    let kind: Kind
-  }
-  var stops: [Stop] = []
-  var nextStopNumber = 1
+  typealias Stop = DebugSession.Stop
+  /// The watchpoints and breakpoints.
+  var stops: [Stop] { self.debug.stops }
   var caseNamesSeen: Set<String>?
   var caseLabelsSeen: [String: Set<String>]?
   /// The recording's changes of shared values that its reducers did not make.
   lazy var sharedChanges = SharedValueChanges(self.session.recording)
 
-  init(
+  /// An interpreter over a debugging session of its own.
+  convenience init(
     session: any TimelineSession, catalog: FeatureCatalog, style: Style = .plain,
     interrupted: @escaping () -> Bool = { false },
     notice: ((String?) -> Void)? = nil
   ) {
-    self.session = session
-    self.catalog = catalog
+    self.init(
+      debug: DebugSession(session, catalog: catalog), style: style, interrupted: interrupted,
+      notice: notice)
+  }
+
+  /// An interpreter over `debug`, which another front end may drive too.
+  init(
+    debug: DebugSession, style: Style = .plain,
+    interrupted: @escaping () -> Bool = { false },
+    notice: ((String?) -> Void)? = nil
+  ) {
+    self.debug = debug
     self.style = style
     self.interrupted = interrupted
     self.notice = notice

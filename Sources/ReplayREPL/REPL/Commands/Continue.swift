@@ -26,19 +26,11 @@ extension Interpreter {
         """
       )
     }
-    let stops = self.stops.map { stop -> SessionStop<Int> in
-      switch stop.kind {
-      case let .watch(path): SessionStop(id: stop.number, kind: .watch(path, condition: nil))
-      case let .condition(condition):
-        SessionStop(id: stop.number, kind: .watch(condition.condition.path, condition: condition))
-      case let .breakpoint(breakpoint): SessionStop(id: stop.number, kind: .breakpoint(breakpoint))
-      }
-    }
     var wasInterrupted = false
     // NB: The search asks whether to stop every 256 steps or so: past a thousand steps, it says
     // it is at work and how to stop it.
     var polls = 0
-    let found = try self.session.searchStops(stops, forward: forward) {
+    let found = try self.debug.nextStop(forward: forward) {
       polls += 1
       if polls == 4 { self.notice?("Searching… (Ctrl-C stops the search)") }
       wasInterrupted = wasInterrupted || self.interrupted()

@@ -87,11 +87,14 @@ extension Interpreter {
         (["Num  Type        What"]
         + self.stops.map { stop in
           let number = String(stop.number).padding(toLength: 5, withPad: " ", startingAt: 0)
-          switch stop.kind {
-          case let .watch(path): return "\(number)watchpoint  \(path)"
-          case let .condition(condition): return "\(number)watchpoint  \(condition)"
-          case let .breakpoint(breakpoint): return "\(number)breakpoint  \(breakpoint)"
-          }
+          let line =
+            switch stop.kind {
+            case let .watch(path): "\(number)watchpoint  \(path)"
+            case let .condition(condition): "\(number)watchpoint  \(condition)"
+            case let .breakpoint(breakpoint): "\(number)breakpoint  \(breakpoint)"
+            }
+          // NB: As gdb says how often a breakpoint was hit, under it.
+          return stop.hits == 0 ? line : line + "\n     hit \(counted(stop.hits, "time"))"
         }).joined(separator: "\n")
     case let topic?:
       throw InterpreterError(

@@ -19,18 +19,6 @@ extension Interpreter.Command {
 }
 
 extension Interpreter {
-  /// A session `scope` narrowed, and what it was before.
-  struct Scoped {
-    /// The session before.
-    let outer: any TimelineSession
-    /// Its watchpoints and breakpoints, which name its state and actions.
-    let outerStops: [Stop]
-    /// The child's recording.
-    let child: ChildRecording
-    /// Where it is written, removed on the way back.
-    let folder: URL
-  }
-
   func enterScope(_ text: String) throws -> String {
     guard self.session.divertedAt == nil else {
       throw InterpreterError(
@@ -98,8 +86,8 @@ extension Interpreter {
     // The child's step at the app's current one: its last action at or before it.
     let step = child.appSteps.lastIndex { $0 <= position }.map { $0 + 1 } ?? 0
     try inner.goto(step)
-    self.scopes.append(Scoped(outer: outer, outerStops: self.stops, child: child, folder: folder))
-    self.switchSession(to: inner, stops: [])
+    self.debug.enterScope(inner, child: child, folder: folder)
+    self.sessionChanged()
     var lines = [
       "Scoped to \(child.path): \(counted(child.recording.count, "step")), app steps "
         + (child.appSteps.isEmpty
@@ -116,7 +104,7 @@ extension Interpreter {
   }
 
   func leaveScope() throws -> String {
-    guard let scoped = self.scopes.popLast() else {
+    guard let scoped = self.scopes.last else {
       throw InterpreterError("The session is not narrowed: \"scope PATH\" narrows it to a child.")
     }
     let childStep = self.session.position
@@ -124,16 +112,16 @@ extension Interpreter {
       childStep == 0
       ? scoped.child.start : scoped.child.appSteps[min(childStep, scoped.child.appSteps.count) - 1]
     try scoped.outer.goto(appStep)
-    self.switchSession(to: scoped.outer, stops: scoped.outerStops)
+    _ = self.debug.leaveScope()
+    self.sessionChanged()
     try? FileManager.default.removeItem(at: scoped.folder)
     return "Back to the whole recording at step \(appStep).\n" + self.describePosition()
   }
 
-  private func switchSession(to session: any TimelineSession, stops: [Stop]) {
-    self.session = session
-    self.stops = stops
+  /// Forgets what was read of the session before: the session is another.
+  private func sessionChanged() {
     self.caseNamesSeen = nil
     self.caseLabelsSeen = nil
-    self.sharedChanges = SharedValueChanges(session.recording)
+    self.sharedChanges = SharedValueChanges(self.session.recording)
   }
 }

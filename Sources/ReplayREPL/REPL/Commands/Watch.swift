@@ -65,31 +65,24 @@ extension Interpreter {
   }
 
   func addStop(_ kind: Stop.Kind) -> Int {
-    let number = self.nextStopNumber
-    self.nextStopNumber += 1
-    self.stops.append(Stop(number: number, kind: kind))
-    return number
+    self.debug.addStop(kind)
   }
 
   func delete(_ argument: String?) throws -> String {
     guard let argument else {
       guard !self.stops.isEmpty else { return "No watchpoints or breakpoints to delete." }
-      let count = self.stops.count
-      self.stops.removeAll()
+      let count = self.debug.removeAllStops()
       return count == 1
         ? "Deleted the watchpoint or breakpoint."
         : "Deleted all \(count) watchpoints and breakpoints."
     }
-    guard let number = Int(argument),
-      let index = self.stops.firstIndex(where: { $0.number == number })
-    else {
+    guard let number = Int(argument), self.debug.removeStop(number) else {
       let numbers = self.stops.map { String($0.number) }.joined(separator: ", ")
       throw InterpreterError(
         "There is no watchpoint or breakpoint \"\(argument)\""
           + (numbers.isEmpty ? "." : " (the numbers are \(numbers): see \"info breakpoints\").")
       )
     }
-    self.stops.remove(at: index)
     return "Deleted \(number)."
   }
 }
