@@ -105,13 +105,13 @@ public enum RecordCodecMacro: ExtensionMacro, MemberAttributeMacro {
   }
 
   /// Whether the macro writes a conformance for `declaration`: a struct or enum that says
-  /// nothing of `Codable`, is not generic, and can be extended from outside it.
+  /// nothing of `Codable`, is not generic, and can be extended from outside it (a `private`
+  /// type cannot; a `fileprivate` one, as `@Reducer` writes a `State` in a file-private scope,
+  /// can, from the file).
   static func applies(to declaration: some DeclGroupSyntax) -> Bool {
     guard declaration.is(StructDeclSyntax.self) || declaration.is(EnumDeclSyntax.self),
       !["Codable", "Decodable", "Encodable"].contains(where: declaration.inherits),
-      !declaration.modifiers.contains(where: {
-        [.keyword(.private), .keyword(.fileprivate)].contains($0.name.tokenKind)
-      })
+      !declaration.modifiers.contains(where: { $0.name.tokenKind == .keyword(.private) })
     else { return false }
     if let structDecl = declaration.as(StructDeclSyntax.self) {
       return structDecl.genericParameterClause == nil

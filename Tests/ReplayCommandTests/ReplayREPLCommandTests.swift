@@ -116,6 +116,7 @@ import TimeTravel
             Watchpoint 2: filter != .all (does not hold now: filter is Todos.Filter.all)
             Num  Type        What
             1    watchpoint  todos[0].isComplete == true
+                 hit 1 time
             2    watchpoint  filter != .all
             Watchpoint 2: filter != .all
               Todos.Filter.all → Todos.Filter.completed

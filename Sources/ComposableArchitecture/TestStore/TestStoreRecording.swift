@@ -90,8 +90,8 @@ public protocol _TestStoreRecordingHandle: AnyObject, Sendable {
   func finish() -> String?
 }
 
-/// Makes a test store's recording: `TimeTravel` provides it, found at run time so that this
-/// module knows nothing of recordings.
+/// Makes a test store's recording: `ComposableArchitectureTesting` installs it (recording
+/// through `TimeTravel`), found at run time so that this module knows nothing of recordings.
 public protocol _TestStoreRecorderMaking {
   static func _record<R: Reducer>(
     _ reducer: R, initialState: R.State, dependencies: DependencyValues,
@@ -100,10 +100,12 @@ public protocol _TestStoreRecorderMaking {
 }
 
 enum _TestStoreRecorders {
-  /// `TimeTravel._TestStoreRecorder`, when the process has it.
+  /// `ComposableArchitectureTesting._TestStoreRecorderInstallation`, when the process links the
+  /// testing module (a test target that depends on it); a test pins the name.
   static let maker: (any _TestStoreRecorderMaking.Type)? = {
     func length(_ part: String) -> String { "\(part.utf8.count)\(part)" }
-    let mangled = length("TimeTravel") + length("_TestStoreRecorder") + "V"
+    let mangled =
+      length("ComposableArchitectureTesting") + length("_TestStoreRecorderInstallation") + "V"
     return _typeByName(mangled) as? any _TestStoreRecorderMaking.Type
   }()
 

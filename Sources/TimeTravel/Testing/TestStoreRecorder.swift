@@ -2,12 +2,17 @@ import ActionLog
 import ComposableArchitecture
 import Foundation
 
-/// Records a ``ComposableArchitecture/TestStore``'s run: what the test store finds at run time
-/// (see ``ComposableArchitecture/TestStoreRecording``).
-public struct _TestStoreRecorder: _TestStoreRecorderMaking {
+/// Records a ``ComposableArchitecture/TestStore``'s run, for the testing module that installs it
+/// (`ComposableArchitectureTesting`), which the test store finds at run time (see
+/// ``ComposableArchitecture/TestStoreRecording``).
+///
+/// What it has to tell the person running the tests (where a failing test's run is, a value it
+/// could not hold) goes to `report`: the front end says it, this module writes to no terminal.
+public struct _TestStoreRecorder {
   public static func _record<R: Reducer>(
     _ reducer: R, initialState: R.State, dependencies: DependencyValues,
-    recording: TestStoreRecording, testName: String?, filePath: String, line: UInt
+    recording: TestStoreRecording, testName: String?, filePath: String, line: UInt,
+    report: @escaping @Sendable (String) -> Void
   ) -> _TestStoreRecorded<R.State, R.Action>? where R.State: Equatable {
     let directory = recording.directory ?? Self.defaultDirectory(near: filePath)
     // NB: Named by its state's type: a test's reducer is often a composition (`Reduce`, a
@@ -19,11 +24,11 @@ public struct _TestStoreRecorder: _TestStoreRecorderMaking {
       let (url, recorder) = try Self.newRecorder(
         R.self, in: directory,
         name: Self.fileName(testName: testName, filePath: filePath, line: line),
-        feature: feature, initialState: initialState)
+        feature: feature, initialState: initialState, report: report)
       let recordingReducer = reducer.recording(to: recorder)
       let handle = TestStoreRecordingHandle(
         url: url, recorder: recorder, reducer: reducer, feature: feature,
-        dependencies: dependencies, recording: recording)
+        dependencies: dependencies, recording: recording, report: report)
       return _TestStoreRecorded(
         reduce: { recordingReducer.reduce(into: &$0, action: $1) }, recording: handle)
     } catch {
@@ -67,7 +72,8 @@ public struct _TestStoreRecorder: _TestStoreRecorderMaking {
   /// A recorder writing a file of its own in `directory`: `NAME.actionlog`, or `NAME-2…` when
   /// another store of the test has that one in this run.
   static func newRecorder<R: Reducer>(
-    _ reducer: R.Type, in directory: URL, name: String, feature: String, initialState: R.State
+    _ reducer: R.Type, in directory: URL, name: String, feature: String, initialState: R.State,
+    report: @escaping @Sendable (String) -> Void
   ) throws -> (URL, RecorderOf<R>) {
     let runStarted = Self.runStarted
     var attempt = 1
@@ -93,13 +99,12 @@ public struct _TestStoreRecorder: _TestStoreRecorderMaking {
               // and its yields as they do without a recorder, not against a writer's thread.
               syncPolicy: .never, flushInterval: .seconds(3_600), batchSize: 65_536,
               // NB: What the recorder cannot hold is the recording's to note, not the test's
-              // to fail: a note at its step, and one line on standard error for each kind.
+              // to fail: a note at its step, and one line reported for each kind.
               onEncodingFailure: { failure in
                 guard _recorderFailuresSaid.isNew(failure) else { return }
-                FileHandle.standardError.write(
-                  Data(
-                    "note: a test store's recorder could not hold a value, and the test runs as it did: \(failure)\n"
-                      .utf8))
+                report(
+                  "note: a test store's recorder could not hold a value, and the test runs as it did: \(failure)"
+                )
               }))
         )
       } catch ActionLogError.fileExists where attempt < 1_000 {
@@ -120,12 +125,16 @@ where R.State: Equatable {
   let feature: String
   let dependencies: DependencyValues
   let recording: TestStoreRecording
+  /// Says a line to the person running the tests.
+  let report: @Sendable (String) -> Void
   private let failures = LockIsolated(0)
 
   init(
     url: URL, recorder: RecorderOf<R>, reducer: R, feature: String,
-    dependencies: DependencyValues, recording: TestStoreRecording
+    dependencies: DependencyValues, recording: TestStoreRecording,
+    report: @escaping @Sendable (String) -> Void
   ) {
+    self.report = report
     self.url = url
     self.recorder = recorder
     self.reducer = reducer
@@ -143,8 +152,7 @@ where R.State: Equatable {
     // NB: Written out now: a test that crashes after this failure still leaves it.
     try? self.recorder.flush()
     guard isFirst else { return }
-    FileHandle.standardError.write(
-      Data((_TestStoreRecorderNotes.whereTheRunIs(self.url) + "\n").utf8))
+    self.report(_TestStoreRecorderNotes.whereTheRunIs(self.url))
   }
 
   func finish() -> String? {
@@ -188,7 +196,7 @@ where R.State: Equatable {
       if case let .actionNotRecorded(seq, note) = error {
         // NB: A value the recorder could not hold is the recording's limit, not a divergence:
         // said once, and the test's result is unchanged.
-        Self.sayOnce(
+        self.sayOnce(
           about: "\(self.url.path)#\(seq)",
           "note: the run recorded in \(_TestStoreRecorderNotes.relativePath(self.url)) is checked for replay up to step \(seq - 1) only: action \(seq) was not recorded (\(note))"
         )
@@ -197,7 +205,7 @@ where R.State: Equatable {
       if case .notRebuildable = error {
         // NB: What the feature's types cannot give back is theirs to say, not the test's:
         // said once, on standard error, and the test's result is unchanged.
-        Self.sayOnce(
+        self.sayOnce(
           about: recordedTypeName(R.State.self),
           "note: the runs of test stores of \(recordedTypeName(R.State.self)) are not checked for replay: \(error)"
         )
@@ -213,14 +221,14 @@ where R.State: Equatable {
     "The test store's run does not replay from its recording \(_TestStoreRecorderNotes.relativePath(url)): \(error)"
   }
 
-  private static func sayOnce(about subject: String, _ text: String) {
+  private func sayOnce(about subject: String, _ text: String) {
     let isNew = _saidOnce.withValue { $0.insert(subject).inserted }
-    if isNew { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+    if isNew { self.report(text) }
   }
 
 }
 
-/// What the test stores' recordings said once on standard error.
+/// What the test stores' recordings said once.
 private let _saidOnce = LockIsolated<Set<String>>([])
 
 /// What a test store's recording says beside a failing test.
