@@ -57,9 +57,12 @@ extension ReplayCommand {
 
     @Option(
       help: ArgumentHelp(
-        "How many recordings to verify at once, each in a child process.",
-        discussion: "By default, one per core.", valueName: "n"))
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        "How many recordings to verify at once, each in a child process (default: one per core).",
+        valueName: "n"))
+    var jobs: Int?
+
+    /// The child processes run at once: `--jobs`, or one per core.
+    var jobCount: Int { self.jobs ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(
       help: ArgumentHelp(
@@ -78,7 +81,7 @@ extension ReplayCommand {
     var junit: String?
 
     func validate() throws {
-      guard self.jobs >= 1 else {
+      guard self.jobCount >= 1 else {
         throw ValidationError("--jobs takes a number of child processes from 1.")
       }
       if let shard = self.shard {
@@ -129,7 +132,7 @@ extension ReplayCommand {
       let progress = isatty(STDERR_FILENO) != 0 && !self.json
       let clock = ContinuousClock()
       let start = clock.now
-      let verdicts = try CheckPool(jobs: self.jobs, count: files.count).run(
+      let verdicts = try CheckPool(jobs: self.jobCount, count: files.count).run(
         check: { try self.check(files[$0]) },
         progress: { done, running in
           guard progress else { return }
