@@ -70,3 +70,31 @@ extension DeclModifierSyntax {
     }
   }
 }
+
+/// An extension macro whose extensions are narrowed to the scope of the declaration they extend
+/// (see `narrowed(toScopeOf:in:)`): it writes them as for any scope, in
+/// ``extensions(of:attachedTo:providingExtensionsOf:conformingTo:in:)``.
+public protocol ScopedExtensionMacro: ExtensionMacro {
+  static func extensions(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax]
+}
+
+extension ScopedExtensionMacro {
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingExtensionsOf type: some TypeSyntaxProtocol,
+    conformingTo protocols: [TypeSyntax],
+    in context: some MacroExpansionContext
+  ) throws -> [ExtensionDeclSyntax] {
+    try Self.extensions(
+      of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols,
+      in: context
+    ).narrowed(toScopeOf: declaration, in: context)
+  }
+}

@@ -8,7 +8,7 @@ import SwiftSyntaxMacros
 /// on a `State` without `@ObservableState`, which writes the same code itself). The `Codable`
 /// types declared inside an action (`View`, `Delegate`) keep `Codable`: a macro cannot put
 /// itself on them.
-public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
+public enum GeneratedCodecMacro: ScopedExtensionMacro, MemberMacro {
   public static func expansion(
     of node: AttributeSyntax,
     providingMembersOf declaration: some DeclGroupSyntax,
@@ -18,20 +18,7 @@ public enum GeneratedCodecMacro: ExtensionMacro, MemberMacro {
     Self.decoderMembers(of: declaration)
   }
 
-  public static func expansion(
-    of node: AttributeSyntax,
-    attachedTo declaration: some DeclGroupSyntax,
-    providingExtensionsOf type: some TypeSyntaxProtocol,
-    conformingTo protocols: [TypeSyntax],
-    in context: some MacroExpansionContext
-  ) throws -> [ExtensionDeclSyntax] {
-    try Self.extensions(
-      of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols,
-      in: context
-    ).narrowed(toScopeOf: declaration, in: context)
-  }
-
-  private static func extensions(
+  public static func extensions(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
     providingExtensionsOf type: some TypeSyntaxProtocol,

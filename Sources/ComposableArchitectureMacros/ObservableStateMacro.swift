@@ -9,7 +9,7 @@ import SwiftSyntaxMacros
 /// The state keeps its stored properties as written, so that its synthesized `Codable`,
 /// `Equatable` and memberwise initializer are the ones a user reads in the declaration: a store
 /// is what observers track, as a whole (see `Store`'s conformance to `Observable`).
-public enum ObservableStateMacro: ExtensionMacro, MemberMacro {
+public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro {
   /// An enum state's generated decoding, which reads its values as the enum names their types.
   public static func expansion(
     of node: AttributeSyntax,
@@ -21,20 +21,7 @@ public enum ObservableStateMacro: ExtensionMacro, MemberMacro {
     return GeneratedCodecMacro.decoderMembers(of: declaration)
   }
 
-  public static func expansion(
-    of node: AttributeSyntax,
-    attachedTo declaration: some DeclGroupSyntax,
-    providingExtensionsOf type: some TypeSyntaxProtocol,
-    conformingTo protocols: [TypeSyntax],
-    in context: some MacroExpansionContext
-  ) throws -> [ExtensionDeclSyntax] {
-    try Self.extensions(
-      of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols,
-      in: context
-    ).narrowed(toScopeOf: declaration, in: context)
-  }
-
-  private static func extensions(
+  public static func extensions(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
     providingExtensionsOf type: some TypeSyntaxProtocol,

@@ -11,21 +11,8 @@ import SwiftSyntaxMacros
 ///
 /// A type that conforms to `Codable` elsewhere (an extension in another file) keeps that
 /// conformance: the compiler tells the macro, which then writes nothing.
-public enum RecordCodecMacro: ExtensionMacro, MemberAttributeMacro {
-  public static func expansion(
-    of node: AttributeSyntax,
-    attachedTo declaration: some DeclGroupSyntax,
-    providingExtensionsOf type: some TypeSyntaxProtocol,
-    conformingTo protocols: [TypeSyntax],
-    in context: some MacroExpansionContext
-  ) throws -> [ExtensionDeclSyntax] {
-    try Self.extensions(
-      of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols,
-      in: context
-    ).narrowed(toScopeOf: declaration, in: context)
-  }
-
-  private static func extensions(
+public enum RecordCodecMacro: ScopedExtensionMacro, MemberAttributeMacro {
+  public static func extensions(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
     providingExtensionsOf type: some TypeSyntaxProtocol,

@@ -11,21 +11,8 @@ public enum ReducerMacro {}
 
 // MARK: - Extension: the conformance
 
-extension ReducerMacro: ExtensionMacro {
-  public static func expansion(
-    of node: AttributeSyntax,
-    attachedTo declaration: some DeclGroupSyntax,
-    providingExtensionsOf type: some TypeSyntaxProtocol,
-    conformingTo protocols: [TypeSyntax],
-    in context: some MacroExpansionContext
-  ) throws -> [ExtensionDeclSyntax] {
-    try Self.extensions(
-      of: node, attachedTo: declaration, providingExtensionsOf: type, conformingTo: protocols,
-      in: context
-    ).narrowed(toScopeOf: declaration, in: context)
-  }
-
-  private static func extensions(
+extension ReducerMacro: ScopedExtensionMacro {
+  public static func extensions(
     of node: AttributeSyntax,
     attachedTo declaration: some DeclGroupSyntax,
     providingExtensionsOf type: some TypeSyntaxProtocol,
