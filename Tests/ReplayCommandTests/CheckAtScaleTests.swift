@@ -7,24 +7,16 @@ import Testing
 /// paths, a corpus split in shards, a JUnit report CI systems read, and Ctrl-C with every job
 /// running. Driven through the real `replay`.
 @Suite struct CheckAtScaleTests {
-  static let root = packageRoot
-
-  /// Passing recordings, one whose replay traps, one that no longer replays as reported (a
-  /// diff), and a file that is no recording.
+  /// `replay check`'s own corpus (two passing recordings, one whose replay traps, a file that
+  /// is no recording), with a third passing one and one that no longer replays as reported (a
+  /// diff).
   func corpus() throws -> TemporaryDirectory {
-    let directory = TemporaryDirectory()
-    let sub = directory.url.appendingPathComponent("sub")
-    try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
-    for name in ["counter", "todos", "songs"] {
-      try FileManager.default.copyItem(
-        at: bundledRecording(name), to: directory.file("\(name).actionlog"))
-    }
+    let directory = try CheckCommandTests().corpus()
+    try FileManager.default.copyItem(
+      at: bundledRecording("songs"), to: directory.file("songs.actionlog"))
     try FileManager.default.copyItem(
       at: bundledRecording("bug-reports/songs-heart-bug-as-reported"),
-      to: sub.appendingPathComponent("heart-bug.actionlog"))
-    try HostileRecordingTests.overflowingCounter()
-      .write(to: sub.appendingPathComponent("overflow.actionlog"))
-    try Data("hello\n".utf8).write(to: sub.appendingPathComponent("garbage.actionlog"))
+      to: directory.file("sub/heart-bug.actionlog"))
     return directory
   }
 
@@ -162,7 +154,7 @@ import Testing
   /// left running.
   @Test func ctrlCDuringFourJobsLeavesNoChildAndPrintsTheVerdictsSoFar() async throws {
     let directory = TemporaryDirectory()
-    let long = try await self.longRecording(in: directory)
+    let long = try await CheckCommandTests().longRecording(in: directory)
     for index in 1...3 {
       try FileManager.default.copyItem(at: long, to: directory.file("long-\(index).actionlog"))
     }
@@ -202,14 +194,5 @@ import Testing
         Interrupted after 1 of 5 recordings: 1 passes, 0 fail.
 
         """)
-  }
-
-  /// A counter recording of 50,000 actions: far longer than the interrupt above leaves it.
-  func longRecording(in directory: TemporaryDirectory) async throws -> URL {
-    let long = directory.file("long.actionlog")
-    let recorded = try await run(
-      "record-samples", ["--long", "50000", long.path], in: Self.root)
-    #expect(recorded.status == 0)
-    return long
   }
 }
