@@ -99,7 +99,7 @@ extension DebugAdapter {
       // Watched values and action breakpoints: the session's own search.
       var found: (step: Int, reasons: [String], ids: [Int], reason: String)?
       if !self.dataBreakpoints.isEmpty || !self.functionBreakpoints.isEmpty {
-        found = try self.searchSession(forward: forward, from: start)
+        found = try self.searchSession(forward: forward)
       }
       // Lines, up to that step.
       let limit = found?.step
@@ -151,9 +151,9 @@ extension DebugAdapter {
   }
 
   /// The next step a data or function breakpoint stops at, by the session's search (which
-  /// moves the session there).
+  /// moves the session there, and leaves it where it was when none does).
   func searchSession(
-    forward: Bool, from start: Int
+    forward: Bool
   ) throws -> (step: Int, reasons: [String], ids: [Int], reason: String)? {
     guard let session = self.session else { return nil }
     let stops =
