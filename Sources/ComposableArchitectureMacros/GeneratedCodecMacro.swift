@@ -179,8 +179,9 @@ public enum GeneratedCodecMacro: ScopedExtensionMacro, MemberMacro {
       let lines = members.map { (key: Self.key($0.key), access: $0.access) }
         .sorted { Self.precedes($0.key, $1.key) }
         .map { "try json.member(\"\($0.key)\", self.\($0.access), in: &object)" }
+      // NB: A struct without stored properties writes no member: its object is never mutated.
       body = """
-        var object = json.object()
+        \(lines.isEmpty ? "let" : "var") object = json.object()
             \(lines.joined(separator: "\n    "))
             json.end(object)
         """
@@ -188,9 +189,12 @@ public enum GeneratedCodecMacro: ScopedExtensionMacro, MemberMacro {
       guard enumDecl.genericParameterClause == nil, let cases = Self.cases(of: enumDecl),
         !cases.isEmpty
       else { return nil }
+      // NB: The default is for a switch whose every case holds an uninhabited payload, which
+      // Swift 6 does not count as exhaustive.
       body = """
         switch self {
             \(cases.joined(separator: "\n    "))
+            default: throw ComposableArchitecture._JSONUnsupported()
             }
         """
     } else {

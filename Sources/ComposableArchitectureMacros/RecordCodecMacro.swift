@@ -226,7 +226,12 @@ public enum RecordCodecMacro: ScopedExtensionMacro, MemberAttributeMacro {
       [
         "var container = encoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)",
         "switch self {",
-      ] + encodeCases + ["}"]
+      ] + encodeCases + [
+        // NB: Swift 6 rejects a switch whose every case holds an uninhabited payload (a child's
+        // `Action` without cases) as not exhaustive; a default keeps it compiling.
+        "default: throw ComposableArchitecture._RecordCoding.noCase(Self.self, encoder.codingPath)",
+        "}",
+      ]
     return (decode, encode)
   }
 }

@@ -67,6 +67,8 @@ struct GeneratedCodecMacroTests {
             var object = json.enumCase("default")
             try json.member("in", v0, in: &object)
             json.endCase(object)
+          default:
+            throw ComposableArchitecture._JSONUnsupported()
           }
         }
       }

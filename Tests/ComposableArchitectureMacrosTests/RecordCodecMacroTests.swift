@@ -151,6 +151,8 @@ struct RecordCodecMacroTests {
             _ = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("cleared"))
           case .`default`:
             _ = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("default"))
+          default:
+            throw ComposableArchitecture._RecordCoding.noCase(Self.self, encoder.codingPath)
           }
         }
       }
@@ -171,6 +173,8 @@ struct RecordCodecMacroTests {
             json.endCase(json.enumCase("cleared"))
           case .`default`:
             json.endCase(json.enumCase("default"))
+          default:
+            throw ComposableArchitecture._JSONUnsupported()
           }
         }
       }
