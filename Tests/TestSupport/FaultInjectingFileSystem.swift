@@ -14,7 +14,8 @@ import Foundation
 ///   ``Mode/keepsNamesOfSyncedFiles`` (as ext4 does) a file's sync also makes durable the name
 ///   changes made so far that gave it a name; in ``Mode/posix`` only the directory's sync does.
 ///
-/// Every operation can be made to fail (``failure``), and ``afterOperation`` is called after
+/// Every operation can be made to fail (``failure``); a failed write leaves the first half of
+/// its bytes in the file, as a disk that fills up does. And ``afterOperation`` is called after
 /// each one, outside the lock, so that a test can look at ``powerLossImage(cuttingAt:)`` there.
 public final class FaultInjectingFileSystem: LogFileSystem, @unchecked Sendable {
   /// Which name changes a file's sync makes durable.
@@ -70,9 +71,10 @@ public final class FaultInjectingFileSystem: LogFileSystem, @unchecked Sendable 
   }
 
   private func perform<T>(
-    _ operation: String, _ path: String, _ body: () throws(FileSystemError) -> T
+    _ operation: String, _ path: String, failureAsked: Bool = false,
+    _ body: () throws(FileSystemError) -> T
   ) throws(FileSystemError) -> T {
-    if let error = self.failure?(operation, path) { throw error }
+    if !failureAsked, let error = self.failure?(operation, path) { throw error }
     self.lock.lock()
     let result: Result<T, FileSystemError>
     do throws(FileSystemError) {
@@ -124,7 +126,15 @@ public final class FaultInjectingFileSystem: LogFileSystem, @unchecked Sendable 
 
   public func write(_ bytes: UnsafeRawBufferPointer, to file: Int32) throws(FileSystemError) {
     let copy = Array(bytes)
-    try self.perform("write", "") { () throws(FileSystemError) in
+    // NB: A write that fails (a disk filling up) may have put part of its bytes in the file, as
+    // `write(2)` does before it returns `ENOSPC`: the first half stays.
+    if let error = self.failure?("write", "") {
+      self.lock.withLock {
+        _ = try? self.inode(of: file).data.append(contentsOf: copy.prefix(copy.count / 2))
+      }
+      throw error
+    }
+    try self.perform("write", "", failureAsked: true) { () throws(FileSystemError) in
       try self.inode(of: file).data.append(contentsOf: copy)
     }
   }

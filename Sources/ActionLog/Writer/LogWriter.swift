@@ -81,7 +81,13 @@ public final class LogWriter: @unchecked Sendable {
   private var isClosing = false
   private var isFinished = false
   private var endTime: Duration?
+  /// The first write or sync that failed: the writer has stopped, and nothing appended since
+  /// is written (see ``append(_:)``).
   private var failure: ActionLogError?
+  /// Whether an `append` has handed ``failure`` back.
+  private var failureIsReported = false
+  /// How many records were appended after the failure and dropped.
+  private var dropped = 0
   private var currentURL: URL
 
   // The writer thread's own; read by others once it has finished.
@@ -185,11 +191,22 @@ public final class LogWriter: @unchecked Sendable {
   /// Enqueues a record. Returns at once unless ``Options/maximumPendingRecords`` records are
   /// waiting, in which case it waits for the writer to take them.
   ///
-  /// Records appended after ``close()`` are ignored.
-  public func append(_ entry: consuming Entry) {
+  /// Records appended after ``close()`` are ignored. Once a write or a sync has failed (a full
+  /// disk, an I/O error) the writer has stopped: records are dropped, and the first `append` to
+  /// see the failure returns it, so that its caller says once that recording stopped.
+  ///
+  /// - Returns: The failure that stopped the writer, to the first call after it; else `nil`.
+  @discardableResult
+  public func append(_ entry: consuming Entry) -> ActionLogError? {
     self.condition.lock()
     defer { self.condition.unlock() }
-    guard !self.isClosing else { return }
+    guard !self.isClosing else { return nil }
+    if let failure = self.failure {
+      self.dropped += 1
+      guard !self.failureIsReported else { return nil }
+      self.failureIsReported = true
+      return failure
+    }
     let bytes = self.estimatedBytes(of: entry)
     // NB: One record always goes: a bound below one record's size must not stop the writer.
     while self.pending.count >= self.options.maximumPendingRecords
@@ -208,6 +225,14 @@ public final class LogWriter: @unchecked Sendable {
     if self.pending.count == self.options.batchSize {
       self.condition.broadcast()
     }
+    return nil
+  }
+
+  /// How many records were appended after a write or sync failed, and dropped.
+  public var droppedRecords: Int {
+    self.condition.lock()
+    defer { self.condition.unlock() }
+    return self.dropped
   }
 
   /// What a waiting record is counted to hold (see ``Options/maximumPendingBytes``). Call it
@@ -272,7 +297,10 @@ public final class LogWriter: @unchecked Sendable {
     buffer.reserveCapacity(1 << 16)
     while true {
       self.condition.lock()
-      while self.pending.isEmpty, !self.isClosing, self.flushRequest <= self.acknowledged {
+      // NB: A stopped writer acknowledges nothing more: a flush must not keep it awake.
+      while self.pending.isEmpty, !self.isClosing,
+        self.flushRequest <= self.acknowledged || self.failure != nil
+      {
         if !self.condition.wait(until: Date(timeIntervalSinceNow: self.intervalSeconds)) {
           break
         }
@@ -285,6 +313,14 @@ public final class LogWriter: @unchecked Sendable {
       let batchEnd = self.enqueued
       let isClosing = self.isClosing
       let endTime = self.endTime
+      // NB: After a failed write nothing more is appended: the file may end in a torn record,
+      // which a reader takes for the end of the log, and must not have whole records after it.
+      // After a failed sync nothing can be vouched for: the kernel may have dropped the pages.
+      let hasStopped = self.failure != nil
+      if hasStopped {
+        self.dropped += batch.count
+        batch.removeAll(keepingCapacity: true)
+      }
       let wantsSync =
         isClosing || self.options.syncPolicy == .always
         || (self.options.syncPolicy == .onFlush && self.flushRequest > self.acknowledged)
@@ -307,7 +343,7 @@ public final class LogWriter: @unchecked Sendable {
       let keepsMemory =
         batch.capacity / 2 <= self.options.batchSize || batch.count * 4 >= batch.capacity
       batch.removeAll(keepingCapacity: keepsMemory)
-      if isClosing {
+      if isClosing, !hasStopped {
         self.encoder.appendEnding(at: endTime, to: &buffer)
       }
       if error == nil, !buffer.isEmpty {
@@ -315,7 +351,7 @@ public final class LogWriter: @unchecked Sendable {
         if self.rolling != nil { self.segments[self.segments.count - 1].bytes += buffer.count }
       }
       buffer.removeAll(keepingCapacity: true)
-      if error == nil, wantsSync, self.options.syncPolicy != .never {
+      if error == nil, !hasStopped, wantsSync, self.options.syncPolicy != .never {
         error = self.file.sync()
       }
       if isClosing, let closing = self.file.close(), error == nil {
@@ -330,7 +366,8 @@ public final class LogWriter: @unchecked Sendable {
       self.workingBytes = 0
       (self.stateBytes, self.actionBytes) = self.encoder.sizes
       self.spare = batch
-      if self.options.syncPolicy == .never || wantsSync {
+      // NB: A batch whose write or sync failed is not acknowledged, nor is any after it.
+      if self.failure == nil, self.options.syncPolicy == .never || wantsSync {
         self.acknowledged = batchEnd
       }
       if isClosing {

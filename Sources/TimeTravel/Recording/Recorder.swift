@@ -206,7 +206,7 @@ public final class Recorder<State, Action>: @unchecked Sendable {
       self.elapsed = { .nanoseconds(MonotonicClock.nanoseconds() &- start) }
     }
     if let places = self.sharedValues.places(of: encoding.sharedSource(initialState)) {
-      self.writer.append(.shared(seq: 0, .places(places)))
+      self.append(.shared(seq: 0, .places(places)))
     }
     self.sharedValues.keep(
       SharedChanges.observe { [weak self] change in self?.sharedValueChanged(change) })
@@ -239,14 +239,14 @@ public final class Recorder<State, Action>: @unchecked Sendable {
         _SharedHolders.anyExist && self.sharedValues.holdsShared
         ? self.sharedValues.moments.mark() : nil
       let state = self.encoding.state(final.state)
-      self.writer.append(
+      self.append(
         .checkpoint(
           seq: final.seq,
           state: moment.map { ValueAtMoment(value: state, moment: $0) } ?? state))
       if moment != nil,
         let places = self.sharedValues.places(of: self.encoding.sharedSource(final.state))
       {
-        self.writer.append(.shared(seq: final.seq, .places(places)))
+        self.append(.shared(seq: final.seq, .places(places)))
       }
     }
     try self.writer.close(at: self.elapsed())
@@ -263,6 +263,18 @@ public final class Recorder<State, Action>: @unchecked Sendable {
         )
       }
     }
+  }
+
+  /// Hands a record to the writer. The first record to find the writer stopped (a full disk, a
+  /// failed sync) says so, once: nothing appended after it is written.
+  func append(_ entry: consuming LogWriter.Entry) {
+    guard let failure = self.writer.append(entry) else { return }
+    let reason = "\(failure)".trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+    reportIssue(
+      """
+      Recording stopped at action \(self.count): \(reason). The app goes on; actions from this \
+      one on are not recorded.
+      """)
   }
 
   private func reportEncodingFailures() {
@@ -289,7 +301,7 @@ public final class Recorder<State, Action>: @unchecked Sendable {
 
   /// Appends a note to the recording, after the latest action.
   public func note(_ text: String) {
-    self.writer.append(.note(seq: self.count, text: text))
+    self.append(.note(seq: self.count, text: text))
   }
 
   // MARK: - Called by the recording reducer
@@ -334,7 +346,7 @@ public final class Recorder<State, Action>: @unchecked Sendable {
     let encodedAction = self.encoding.action(action)
     let recorded: any Encodable & Sendable =
       moment.map { ValueAtMoment(value: encoded, moment: $0) } ?? encoded
-    self.writer.append(
+    self.append(
       .action(
         seq: opened.seq, time: time, origin: opened.origin,
         value: opened.moment.map { ValueAtMoment(value: encodedAction, moment: $0) }
@@ -350,13 +362,13 @@ public final class Recorder<State, Action>: @unchecked Sendable {
     if opened.moment != nil,
       let places = self.sharedValues.actionPlaces(of: self.encoding.actionSharedSource(action))
     {
-      self.writer.append(.shared(seq: opened.seq, .actionPlaces(places)))
+      self.append(.shared(seq: opened.seq, .actionPlaces(places)))
     }
     if isCheckpoint {
-      self.writer.append(.checkpoint(seq: opened.seq, state: recorded))
+      self.append(.checkpoint(seq: opened.seq, state: recorded))
       if moment != nil, let places = self.sharedValues.places(of: self.encoding.sharedSource(state))
       {
-        self.writer.append(.shared(seq: opened.seq, .places(places)))
+        self.append(.shared(seq: opened.seq, .places(places)))
       }
     }
     if moment != nil { self.sharedValues.actionFinished() }

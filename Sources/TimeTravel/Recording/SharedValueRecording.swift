@@ -268,11 +268,11 @@ extension Recorder {
         self.sharedValues.markNotHeld(change.id)
         return
       }
-      self.writer.append(.shared(seq: finished, .places(places)))
+      self.append(.shared(seq: finished, .places(places)))
     }
     guard let name = change.name ?? self.sharedValues.name(of: change.id) else { return }
     guard let value = change.value as? any Encodable else {
-      self.writer.append(
+      self.append(
         .note(
           seq: finished,
           text:
@@ -280,7 +280,7 @@ extension Recorder {
         ))
       return
     }
-    self.writer.append(
+    self.append(
       .shared(
         seq: finished, .value(name: name, source: source, value: SharedValueBox(value: value))))
   }
