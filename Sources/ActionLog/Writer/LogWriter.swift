@@ -86,8 +86,6 @@ public final class LogWriter: @unchecked Sendable {
   private var failure: ActionLogError?
   /// Whether an `append` has handed ``failure`` back.
   private var failureIsReported = false
-  /// How many records were appended after the failure and dropped.
-  private var dropped = 0
   private var currentURL: URL
 
   // The writer thread's own; read by others once it has finished.
@@ -202,7 +200,6 @@ public final class LogWriter: @unchecked Sendable {
     defer { self.condition.unlock() }
     guard !self.isClosing else { return nil }
     if let failure = self.failure {
-      self.dropped += 1
       guard !self.failureIsReported else { return nil }
       self.failureIsReported = true
       return failure
@@ -226,13 +223,6 @@ public final class LogWriter: @unchecked Sendable {
       self.condition.broadcast()
     }
     return nil
-  }
-
-  /// How many records were appended after a write or sync failed, and dropped.
-  public var droppedRecords: Int {
-    self.condition.lock()
-    defer { self.condition.unlock() }
-    return self.dropped
   }
 
   /// What a waiting record is counted to hold (see ``Options/maximumPendingBytes``). Call it
@@ -317,10 +307,7 @@ public final class LogWriter: @unchecked Sendable {
       // which a reader takes for the end of the log, and must not have whole records after it.
       // After a failed sync nothing can be vouched for: the kernel may have dropped the pages.
       let hasStopped = self.failure != nil
-      if hasStopped {
-        self.dropped += batch.count
-        batch.removeAll(keepingCapacity: true)
-      }
+      if hasStopped { batch.removeAll(keepingCapacity: true) }
       let wantsSync =
         isClosing || self.options.syncPolicy == .always
         || (self.options.syncPolicy == .onFlush && self.flushRequest > self.acknowledged)
