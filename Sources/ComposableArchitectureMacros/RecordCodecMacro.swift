@@ -22,28 +22,8 @@ public enum RecordCodecMacro: ScopedExtensionMacro, MemberAttributeMacro {
     // NB: Only what the type does not conform to already, wherever that is declared.
     let missing = Set(protocols.map(\.lastNameComponent))
     guard missing.contains("Decodable"), missing.contains("Encodable"),
-      Self.applies(to: declaration)
+      let codable = Self.codableExtension(of: declaration, type: type)
     else { return [] }
-    let access = declaration.accessPrefix
-    let body: (decode: [String], encode: [String])?
-    if let structDecl = declaration.as(StructDeclSyntax.self) {
-      body = Self.structBody(structDecl)
-    } else if let enumDecl = declaration.as(EnumDeclSyntax.self) {
-      body = Self.enumBody(enumDecl)
-    } else {
-      body = nil
-    }
-    guard let body else { return [] }
-    let decl: DeclSyntax = """
-      \(raw: declaration.availability)extension \(type.trimmed): Swift.Codable {
-        \(raw: access)init(from decoder: any Swift.Decoder) throws {
-          \(raw: body.decode.joined(separator: "\n    "))
-        }
-        \(raw: access)func encode(to encoder: any Swift.Encoder) throws {
-          \(raw: body.encode.joined(separator: "\n    "))
-        }
-      }
-      """
     // The code that writes and reads its JSON without `Codable`'s containers, as the macros
     // write it for a type whose `Codable` is synthesized: the same bytes, read the same way.
     var fast: [ExtensionDeclSyntax] = []
@@ -57,7 +37,35 @@ public enum RecordCodecMacro: ScopedExtensionMacro, MemberAttributeMacro {
     {
       fast.append(decoder)
     }
-    return [decl.cast(ExtensionDeclSyntax.self)] + fast
+    return [codable] + fast
+  }
+
+  /// The `Codable` extension of a struct or enum it applies to (see ``applies(to:)``), or `nil`.
+  static func codableExtension(
+    of declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol
+  ) -> ExtensionDeclSyntax? {
+    guard Self.applies(to: declaration) else { return nil }
+    let access = declaration.accessPrefix
+    let body: (decode: [String], encode: [String])?
+    if let structDecl = declaration.as(StructDeclSyntax.self) {
+      body = Self.structBody(structDecl)
+    } else if let enumDecl = declaration.as(EnumDeclSyntax.self) {
+      body = Self.enumBody(enumDecl)
+    } else {
+      body = nil
+    }
+    guard let body else { return nil }
+    let decl: DeclSyntax = """
+      \(raw: declaration.availability)extension \(type.trimmed): Swift.Codable {
+        \(raw: access)init(from decoder: any Swift.Decoder) throws {
+          \(raw: body.decode.joined(separator: "\n    "))
+        }
+        \(raw: access)func encode(to encoder: any Swift.Encoder) throws {
+          \(raw: body.encode.joined(separator: "\n    "))
+        }
+      }
+      """
+    return decl.cast(ExtensionDeclSyntax.self)
   }
 
   public static func expansion(

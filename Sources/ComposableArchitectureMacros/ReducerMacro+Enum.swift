@@ -123,13 +123,12 @@ extension ReducerMacro {
       .joined(separator: ", ")
     // NB: A `Codable` action gets the code that writes and reads its JSON; one that is not,
     // a `Codable` conformance of its own, so that a recording replays.
-    let actionCodec =
+    let actionCodec: InlineCodec =
       conformances.action.contains { $0 == "Codable" || $0 == "Encodable" }
-      ? "\n@ComposableArchitecture._GeneratedCodec"
-      : conformances.action.contains("Decodable") ? "" : "\n@ComposableArchitecture._RecordCodec"
-    let stateCodec =
+      ? .generated : conformances.action.contains("Decodable") ? .none : .record
+    let stateCodec: InlineCodec =
       conformances.state.contains { ["Codable", "Encodable", "Decodable"].contains($0) }
-      ? "" : "\n@ComposableArchitecture._RecordCodec"
+      ? .generated : .record
     let actionInheritance =
       conformances.action.isEmpty ? "" : ": " + conformances.action.joined(separator: ", ")
     let scopes = cases.compactMap { reducerCase -> String? in
@@ -160,26 +159,27 @@ extension ReducerMacro {
           + "\(accumulated ?? ""), \(next)>"
       } ?? "ComposableArchitecture.EmptyReducer<Self.State, Self.Action>"
     var members: [DeclSyntax] = [
-      """
-      @CasePathable
-      @dynamicMemberLookup
-      @ObservableState\(raw: stateCodec)
-      \(raw: access)enum State: \(raw: stateInheritance) {
-        \(raw: access)typealias StateReducer = \(declaration.name.trimmed)
-        \(raw: cases.map(\.stateCase).joined(separator: "\n"))
-      }
-      """
+      Self.withConformancesInline(
+        """
+        \(raw: access)enum State: \(raw: stateInheritance) {
+          \(raw: access)typealias StateReducer = \(declaration.name.trimmed)
+          \(raw: cases.map(\.stateCase).joined(separator: "\n"))
+        }
+        """,
+        attributes: ["@CasePathable", "@dynamicMemberLookup"], isObservableState: true,
+        codec: stateCodec)
     ]
     // NB: An `Action` or a `body` the enum declares itself is the one TCA uses: its own
     // actions (`case alert(Alert)` rather than the alert state's), or its own reducer.
     if !declaration.declaresType("Action") {
       members.append(
-        """
-        @CasePathable\(raw: actionCodec)
-        \(raw: access)enum Action\(raw: actionInheritance) {
-          \(raw: cases.map(\.actionCase).joined(separator: "\n"))
-        }
-        """)
+        Self.withConformancesInline(
+          """
+          \(raw: access)enum Action\(raw: actionInheritance) {
+            \(raw: cases.map(\.actionCase).joined(separator: "\n"))
+          }
+          """,
+          attributes: ["@CasePathable"], isObservableState: false, codec: actionCodec))
     }
     if declaration.bodyProperty == nil {
       members.append(

@@ -408,9 +408,7 @@ struct ReducerMacroTests {
 
         @CasePathable
         @dynamicMemberLookup
-        @ObservableState
-        @ComposableArchitecture._RecordCodec
-        enum State: ComposableArchitecture.CaseReducerState {
+        enum State: ComposableArchitecture.CaseReducerState, CasePathable, CasePathIterable, ComposableArchitecture.ObservableState, ComposableArchitecture._JSONEncodable, ComposableArchitecture._JSONDecodable {
           typealias StateReducer = Destination
           case edit(EditItem.State)
           case detail(Nested.Detail.State)
@@ -418,17 +416,238 @@ struct ReducerMacroTests {
           case dialog(ConfirmationDialogState<Dialog>)
           case meeting(Meeting, syncUp: SyncUp)
           case link(URL)
+          init(from decoder: any Swift.Decoder) throws {
+              let container = try decoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              let caseKey = try ComposableArchitecture._RecordCoding.soleKey(of: container, in: Self.self)
+              switch caseKey.stringValue {
+              case "edit":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .edit(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "detail":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .detail(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "alert":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .alert(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "dialog":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .dialog(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "meeting":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .meeting(try ComposableArchitecture._RecordCoding.decode(values, "_0"), syncUp: try ComposableArchitecture._RecordCoding.decode(values, "syncUp"))
+              case "link":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .link(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              default:
+                throw ComposableArchitecture._RecordCoding.unknownCase(caseKey, of: Self.self, container)
+              }
+            }
+          func encode(to encoder: any Swift.Encoder) throws {
+              var container = encoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              switch self {
+              case let .edit(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("edit"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .detail(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("detail"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .alert(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("alert"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .dialog(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("dialog"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .meeting(v0, v1):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("meeting"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+                try ComposableArchitecture._RecordCoding.encode(v1, to: &values, "syncUp")
+              case let .link(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("link"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              default:
+                throw ComposableArchitecture._RecordCoding.noCase(Self.self, encoder.codingPath)
+              }
+            }
+          func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+              switch self {
+              case let .edit(v0):
+                var object = json.enumCase("edit")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .detail(v0):
+                var object = json.enumCase("detail")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .alert(v0):
+                var object = json.enumCase("alert")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .dialog(v0):
+                var object = json.enumCase("dialog")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .meeting(v0, v1):
+                var object = json.enumCase("meeting")
+                try json.member("_0", v0, in: &object)
+                try json.member("syncUp", v1, in: &object)
+                json.endCase(object)
+              case let .link(v0):
+                var object = json.enumCase("link")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              default:
+                throw ComposableArchitecture._JSONUnsupported()
+              }
+            }
+          init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
+              let (key, value) = try reader.soleMember(ofObject: index)
+              try reader.requireObject(at: value)
+              if reader.key(key, is: "edit") {
+                self = .edit(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "detail") {
+                self = .detail(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "alert") {
+                self = .alert(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "dialog") {
+                self = .dialog(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "meeting") {
+                self = .meeting(try reader.member("_0", of: value), syncUp: try reader.member("syncUp", of: value));
+                return
+            }
+              if reader.key(key, is: "link") {
+                self = .link(try reader.member("_0", of: value));
+                return
+            }
+              throw ComposableArchitecture._JSONUnsupported()
+            }
         }
 
         @CasePathable
-        @ComposableArchitecture._RecordCodec
-        enum Action {
+        enum Action: CasePathable, CasePathIterable, ComposableArchitecture._JSONEncodable, ComposableArchitecture._JSONDecodable {
           case edit(EditItem.Action)
           case detail(Nested.Detail.Action)
           case alert(Alert)
           case dialog(Dialog)
           case meeting(Swift.Never)
           case link(Swift.Never)
+          init(from decoder: any Swift.Decoder) throws {
+              let container = try decoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              let caseKey = try ComposableArchitecture._RecordCoding.soleKey(of: container, in: Self.self)
+              switch caseKey.stringValue {
+              case "edit":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .edit(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "detail":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .detail(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "alert":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .alert(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "dialog":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .dialog(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "meeting":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .meeting(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "link":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .link(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              default:
+                throw ComposableArchitecture._RecordCoding.unknownCase(caseKey, of: Self.self, container)
+              }
+            }
+          func encode(to encoder: any Swift.Encoder) throws {
+              var container = encoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              switch self {
+              case let .edit(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("edit"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .detail(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("detail"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .alert(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("alert"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .dialog(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("dialog"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .meeting(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("meeting"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .link(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("link"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              default:
+                throw ComposableArchitecture._RecordCoding.noCase(Self.self, encoder.codingPath)
+              }
+            }
+          func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+              switch self {
+              case let .edit(v0):
+                var object = json.enumCase("edit")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .detail(v0):
+                var object = json.enumCase("detail")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .alert(v0):
+                var object = json.enumCase("alert")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .dialog(v0):
+                var object = json.enumCase("dialog")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .meeting(v0):
+                var object = json.enumCase("meeting")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .link(v0):
+                var object = json.enumCase("link")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              default:
+                throw ComposableArchitecture._JSONUnsupported()
+              }
+            }
+          init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
+              let (key, value) = try reader.soleMember(ofObject: index)
+              try reader.requireObject(at: value)
+              if reader.key(key, is: "edit") {
+                self = .edit(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "detail") {
+                self = .detail(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "alert") {
+                self = .alert(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "dialog") {
+                self = .dialog(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "meeting") {
+                self = .meeting(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "link") {
+                self = .link(try reader.member("_0", of: value));
+                return
+            }
+              throw ComposableArchitecture._JSONUnsupported()
+            }
         }
 
         @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
@@ -480,12 +699,64 @@ struct ReducerMacroTests {
 
         @CasePathable
         @dynamicMemberLookup
-        @ObservableState
-        @ComposableArchitecture._RecordCodec
-        enum State: ComposableArchitecture.CaseReducerState {
+        enum State: ComposableArchitecture.CaseReducerState, CasePathable, CasePathIterable, ComposableArchitecture.ObservableState, ComposableArchitecture._JSONEncodable, ComposableArchitecture._JSONDecodable {
           typealias StateReducer = Destination
           case alert(AlertState<Alert>)
           case edit(SyncUpForm.State)
+          init(from decoder: any Swift.Decoder) throws {
+              let container = try decoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              let caseKey = try ComposableArchitecture._RecordCoding.soleKey(of: container, in: Self.self)
+              switch caseKey.stringValue {
+              case "alert":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .alert(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "edit":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .edit(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              default:
+                throw ComposableArchitecture._RecordCoding.unknownCase(caseKey, of: Self.self, container)
+              }
+            }
+          func encode(to encoder: any Swift.Encoder) throws {
+              var container = encoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              switch self {
+              case let .alert(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("alert"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .edit(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("edit"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              default:
+                throw ComposableArchitecture._RecordCoding.noCase(Self.self, encoder.codingPath)
+              }
+            }
+          func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+              switch self {
+              case let .alert(v0):
+                var object = json.enumCase("alert")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .edit(v0):
+                var object = json.enumCase("edit")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              default:
+                throw ComposableArchitecture._JSONUnsupported()
+              }
+            }
+          init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
+              let (key, value) = try reader.soleMember(ofObject: index)
+              try reader.requireObject(at: value)
+              if reader.key(key, is: "alert") {
+                self = .alert(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "edit") {
+                self = .edit(try reader.member("_0", of: value));
+                return
+            }
+              throw ComposableArchitecture._JSONUnsupported()
+            }
         }
 
         @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
@@ -531,19 +802,124 @@ struct ReducerMacroTests {
 
         @CasePathable
         @dynamicMemberLookup
-        @ObservableState
-        @ComposableArchitecture._RecordCodec
-        public enum State: ComposableArchitecture.CaseReducerState {
+        public enum State: ComposableArchitecture.CaseReducerState, CasePathable, CasePathIterable, ComposableArchitecture.ObservableState, ComposableArchitecture._JSONEncodable, ComposableArchitecture._JSONDecodable {
           public typealias StateReducer = TicTacToe
           case login(Login.State)
           case newGame(NewGame.State)
+          public init(from decoder: any Swift.Decoder) throws {
+              let container = try decoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              let caseKey = try ComposableArchitecture._RecordCoding.soleKey(of: container, in: Self.self)
+              switch caseKey.stringValue {
+              case "login":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .login(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "newGame":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .newGame(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              default:
+                throw ComposableArchitecture._RecordCoding.unknownCase(caseKey, of: Self.self, container)
+              }
+            }
+          public func encode(to encoder: any Swift.Encoder) throws {
+              var container = encoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              switch self {
+              case let .login(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("login"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .newGame(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("newGame"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              default:
+                throw ComposableArchitecture._RecordCoding.noCase(Self.self, encoder.codingPath)
+              }
+            }
+          public func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+              switch self {
+              case let .login(v0):
+                var object = json.enumCase("login")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .newGame(v0):
+                var object = json.enumCase("newGame")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              default:
+                throw ComposableArchitecture._JSONUnsupported()
+              }
+            }
+          public init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
+              let (key, value) = try reader.soleMember(ofObject: index)
+              try reader.requireObject(at: value)
+              if reader.key(key, is: "login") {
+                self = .login(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "newGame") {
+                self = .newGame(try reader.member("_0", of: value));
+                return
+            }
+              throw ComposableArchitecture._JSONUnsupported()
+            }
         }
 
         @CasePathable
-        @ComposableArchitecture._RecordCodec
-        public enum Action {
+        public enum Action: CasePathable, CasePathIterable, ComposableArchitecture._JSONEncodable, ComposableArchitecture._JSONDecodable {
           case login(Login.Action)
           case newGame(NewGame.Action)
+          public init(from decoder: any Swift.Decoder) throws {
+              let container = try decoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              let caseKey = try ComposableArchitecture._RecordCoding.soleKey(of: container, in: Self.self)
+              switch caseKey.stringValue {
+              case "login":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .login(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              case "newGame":
+                let values = try container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: caseKey)
+                self = .newGame(try ComposableArchitecture._RecordCoding.decode(values, "_0"))
+              default:
+                throw ComposableArchitecture._RecordCoding.unknownCase(caseKey, of: Self.self, container)
+              }
+            }
+          public func encode(to encoder: any Swift.Encoder) throws {
+              var container = encoder.container(keyedBy: ComposableArchitecture._RecordCodingKey.self)
+              switch self {
+              case let .login(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("login"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              case let .newGame(v0):
+                var values = container.nestedContainer(keyedBy: ComposableArchitecture._RecordCodingKey.self, forKey: .init("newGame"))
+                try ComposableArchitecture._RecordCoding.encode(v0, to: &values, "_0")
+              default:
+                throw ComposableArchitecture._RecordCoding.noCase(Self.self, encoder.codingPath)
+              }
+            }
+          public func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+              switch self {
+              case let .login(v0):
+                var object = json.enumCase("login")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .newGame(v0):
+                var object = json.enumCase("newGame")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              default:
+                throw ComposableArchitecture._JSONUnsupported()
+              }
+            }
+          public init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
+              let (key, value) = try reader.soleMember(ofObject: index)
+              try reader.requireObject(at: value)
+              if reader.key(key, is: "login") {
+                self = .login(try reader.member("_0", of: value));
+                return
+            }
+              if reader.key(key, is: "newGame") {
+                self = .newGame(try reader.member("_0", of: value));
+                return
+            }
+              throw ComposableArchitecture._JSONUnsupported()
+            }
         }
       }
 
@@ -570,18 +946,70 @@ struct ReducerMacroTests {
 
         @CasePathable
         @dynamicMemberLookup
-        @ObservableState
-        public enum State: ComposableArchitecture.CaseReducerState, Codable, Equatable {
+        public enum State: ComposableArchitecture.CaseReducerState, Codable, Equatable, CasePathable, CasePathIterable, ComposableArchitecture.ObservableState, ComposableArchitecture._JSONEncodable, ComposableArchitecture._JSONDecodable {
           public typealias StateReducer = Path
           case detail(Detail.State)
           case meeting(Meeting.State)
+          public init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
+            let (key, value) = try reader.soleMember(ofObject: index)
+            try reader.requireObject(at: value)
+            if reader.key(key, is: "detail") {
+              self = .detail(try reader.member("_0", of: value, as: (Detail.State).self));
+              return
+          }
+            if reader.key(key, is: "meeting") {
+              self = .meeting(try reader.member("_0", of: value, as: (Meeting.State).self));
+              return
+          }
+            throw ComposableArchitecture._JSONUnsupported()
+          }
+          public func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+              switch self {
+              case let .detail(v0):
+                var object = json.enumCase("detail")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .meeting(v0):
+                var object = json.enumCase("meeting")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              default:
+                throw ComposableArchitecture._JSONUnsupported()
+              }
+            }
         }
 
         @CasePathable
-        @ComposableArchitecture._GeneratedCodec
-        public enum Action: Codable, Equatable {
+        public enum Action: Codable, Equatable, CasePathable, CasePathIterable, ComposableArchitecture._JSONEncodable, ComposableArchitecture._JSONDecodable {
           case detail(Detail.Action)
           case meeting(Meeting.Action)
+          public init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
+            let (key, value) = try reader.soleMember(ofObject: index)
+            try reader.requireObject(at: value)
+            if reader.key(key, is: "detail") {
+              self = .detail(try reader.member("_0", of: value, as: (Detail.Action).self));
+              return
+          }
+            if reader.key(key, is: "meeting") {
+              self = .meeting(try reader.member("_0", of: value, as: (Meeting.Action).self));
+              return
+          }
+            throw ComposableArchitecture._JSONUnsupported()
+          }
+          public func _encodeJSON(into json: inout ComposableArchitecture._JSONBuffer) throws {
+              switch self {
+              case let .detail(v0):
+                var object = json.enumCase("detail")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              case let .meeting(v0):
+                var object = json.enumCase("meeting")
+                try json.member("_0", v0, in: &object)
+                json.endCase(object)
+              default:
+                throw ComposableArchitecture._JSONUnsupported()
+              }
+            }
         }
 
         @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
@@ -614,17 +1042,24 @@ struct ReducerMacroTests {
 
           @CasePathable
           @dynamicMemberLookup
-          @ObservableState
-          @ComposableArchitecture._RecordCodec
-          enum State: ComposableArchitecture.CaseReducerState {
+          enum State: ComposableArchitecture.CaseReducerState, CasePathable, CasePathIterable, ComposableArchitecture.ObservableState, Swift.Codable {
             typealias StateReducer = Destination
+            init(from decoder: any Swift.Decoder) throws {
+                throw ComposableArchitecture._RecordCoding.noCase(Self.self, decoder.codingPath)
+              }
+            func encode(to encoder: any Swift.Encoder) throws {
 
+              }
           }
 
           @CasePathable
-          @ComposableArchitecture._RecordCodec
-          enum Action {
+          enum Action: CasePathable, CasePathIterable, Swift.Codable {
+            init(from decoder: any Swift.Decoder) throws {
+              throw ComposableArchitecture._RecordCoding.noCase(Self.self, decoder.codingPath)
+            }
+            func encode(to encoder: any Swift.Encoder) throws {
 
+              }
           }
 
           @ComposableArchitecture.ReducerBuilder<Self.State, Self.Action>
