@@ -41,9 +41,15 @@ struct NavigationID: Hashable, @unchecked Sendable {
 
 /// The path from the root feature to a child feature, through every `ifLet`, `forEach` and
 /// `ifCaseLet` on the way.
-@usableFromInline
-struct NavigationIDPath: Hashable, Sendable {
+public struct NavigationIDPath: Hashable, Sendable {
   var path: [NavigationID] = []
+
+  /// The root feature's path.
+  public init() {}
+
+  init(path: [NavigationID]) {
+    self.path = path
+  }
 
   func appending(_ element: NavigationID) -> Self {
     Self(path: self.path + [element])

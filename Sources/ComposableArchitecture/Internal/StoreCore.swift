@@ -236,6 +236,12 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     for id in cancelIDs {
       self.cancellables[id, default: []].insert(key)
     }
+    if !cancelIDs.isEmpty {
+      let store = ObjectIdentifier(self)
+      _cancellationCancellables.withValue { collection in
+        for id in cancelIDs { collection.insert(task, key: key, store: store, id: id) }
+      }
+    }
     self.runningEffects.start(key, parent: parent)
   }
 
@@ -245,6 +251,12 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
       self.cancellables[id]?.remove(key)
       if self.cancellables[id]?.isEmpty == true {
         self.cancellables[id] = nil
+      }
+    }
+    if !entry.cancelIDs.isEmpty {
+      let store = ObjectIdentifier(self)
+      _cancellationCancellables.withValue { collection in
+        for id in entry.cancelIDs { collection.remove(key: key, store: store, id: id) }
       }
     }
     self.runningEffects.finish(key)

@@ -1,0 +1,51 @@
+@_spi(Internals) import ComposableArchitecture
+import Testing
+
+/// The process-wide view of cancellable effects in flight that TCA's tests check after each test
+/// (`_cancellationCancellables`): an effect is in it from its start until it is cancelled or
+/// returns. Other suites run at the same time, so each test looks for an identifier of its own.
+@MainActor
+@Suite struct CancellablesCollectionTests {
+  @Reducer
+  struct Timer {
+    struct State: Equatable {}
+    enum Action { case start, stop }
+    let id: String
+    var body: some ReducerOf<Self> {
+      Reduce { _, action in
+        switch action {
+        case .start:
+          return .run { _ in try await Task.never() }.cancellable(id: self.id)
+        case .stop:
+          return .cancel(id: self.id)
+        }
+      }
+    }
+  }
+
+  func isInFlight(_ id: String) -> Bool {
+    _cancellationCancellables.withValue { $0.exists(at: id, path: NavigationIDPath()) }
+  }
+
+  @Test func aCancellableEffectIsInItUntilItIsCancelled() async {
+    let id = "timer-\(UInt64.random(in: 0...UInt64.max))"
+    let store = Store(initialState: Timer.State()) { Timer(id: id) }
+    #expect(!self.isInFlight(id))
+    store.send(.start)
+    #expect(self.isInFlight(id))
+    #expect(_cancellationCancellables.count >= 1)
+    store.send(.stop)
+    #expect(!self.isInFlight(id))
+  }
+
+  @Test func aLeakedEffectIsThereForATearDownToFind() async {
+    let id = "leak-\(UInt64.random(in: 0...UInt64.max))"
+    let store = Store(initialState: Timer.State()) { Timer(id: id) }
+    let task = store.send(.start)
+    // NB: What TCA's base test case checks after each test: this one left an effect running.
+    #expect(self.isInFlight(id))
+    task.cancel()
+    await task.finish()
+    #expect(!self.isInFlight(id))
+  }
+}
