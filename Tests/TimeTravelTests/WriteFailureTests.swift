@@ -162,6 +162,38 @@ import TimeTravel
     }
   }
 
+  @Test @MainActor func aRecorderToldWhereToSayItStoppedReportsNoIssue() throws {
+    // NB: A test store's recorder says it in a note: a debugging aid does not fail the test.
+    let fileSystem = FaultInjectingFileSystem(mode: .posix)
+    let writes = LockIsolated(0)
+    fileSystem.failure = { name, path in
+      guard name == "write" else { return nil }
+      writes.withValue { $0 += 1 }
+      return writes.value > 1 ? FileSystemError(code: ENOSPC, operation: "write \(path)") : nil
+    }
+    let said = LockIsolated<[String]>([])
+    let collector = IssueCollector()
+    try withIssueReporters([collector]) {
+      let recorder = try RecorderOf<CounterFeature>(
+        url: URL(fileURLWithPath: Self.path), feature: "counter",
+        initialState: CounterFeature.State(),
+        options: LogWriter.Options(
+          fileSystem: fileSystem, onStop: { message in said.withValue { $0.append(message) } }))
+      let store = Store(initialState: CounterFeature.State()) {
+        CounterFeature().recording(to: recorder)
+      }
+      for _ in 1...10 {
+        store.send(.incrementButtonTapped)
+        try? recorder.flush()
+      }
+      try? recorder.close()
+      #expect(store.count == 10)
+    }
+    #expect(collector.issues.isEmpty)
+    #expect(said.value.count == 1)
+    #expect(said.value.first?.hasPrefix("Recording stopped at action") == true)
+  }
+
   @Test @MainActor func aSyncThatFailsOnceAtAnyPoint() throws {
     let syncs = try Self.calls(of: "sync")
     #expect(syncs >= 12)

@@ -27,6 +27,10 @@ extension LogWriter {
     /// Told, on the writer's thread, when a rolling recording could not start a new segment
     /// (a full disk): the current one goes on, and the next checkpoint tries again.
     public var onRotationFailure: (@Sendable (String) -> Void)?
+    /// Told once, on the thread that appends the first record after a write or sync failed,
+    /// that recording stopped and why (see ``LogWriter/append(_:)``); when `nil`, a recorder
+    /// reports an issue.
+    public var onStop: (@Sendable (String) -> Void)?
     /// Whether an action's `update` is worked out from the states themselves where their types
     /// have the code the `@ObservableState` macro generates (visiting only what changed), rather
     /// than from their JSON; the operations are the same. On by default.
@@ -41,10 +45,12 @@ extension LogWriter {
       codec: any RecordCodec = CompactJSONCodec(),
       onEncodingFailure: (@Sendable (String) -> Void)? = nil,
       fileSystem: any LogFileSystem = .posix,
-      onRotationFailure: (@Sendable (String) -> Void)? = nil
+      onRotationFailure: (@Sendable (String) -> Void)? = nil,
+      onStop: (@Sendable (String) -> Void)? = nil
     ) {
       self.fileSystem = fileSystem
       self.onRotationFailure = onRotationFailure
+      self.onStop = onStop
       self.syncPolicy = syncPolicy
       self.flushInterval = flushInterval
       self.batchSize = max(1, batchSize)

@@ -51,6 +51,8 @@ public final class Recorder<State, Action>: @unchecked Sendable {
   let writer: LogWriter
   private let encodingFailures: LockIsolated<[String]>
   private let rotationFailures: LockIsolated<[String]>
+  /// Says that recording stopped (``LogWriter/Options/onStop``); `nil`: an issue says it.
+  private let onStop: (@Sendable (String) -> Void)?
   let fileSystem: any LogFileSystem
   private let elapsed: @Sendable () -> Duration
   /// The state after the last action, for the checkpoint at close; guarded by `books.lock`.
@@ -178,6 +180,7 @@ public final class Recorder<State, Action>: @unchecked Sendable {
     }
     self.encodingFailures = encodingFailures
     self.rotationFailures = rotationFailures
+    self.onStop = options.onStop
     self.rolling = rolling
     self.fileSystem = options.fileSystem
     self.checkpointInterval = max(1, checkpointInterval)
@@ -270,11 +273,11 @@ public final class Recorder<State, Action>: @unchecked Sendable {
   func append(_ entry: consuming LogWriter.Entry) {
     guard let failure = self.writer.append(entry) else { return }
     let reason = "\(failure)".trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-    reportIssue(
-      """
+    let message = """
       Recording stopped at action \(self.count): \(reason). The app goes on; actions from this \
       one on are not recorded.
-      """)
+      """
+    if let onStop = self.onStop { onStop(message) } else { reportIssue(message) }
   }
 
   private func reportEncodingFailures() {

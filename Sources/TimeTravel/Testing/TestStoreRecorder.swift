@@ -105,6 +105,10 @@ public struct _TestStoreRecorder {
                 report(
                   "note: a test store's recorder could not hold a value, and the test runs as it did: \(failure)"
                 )
+              },
+              onStop: { message in
+                report(
+                  "note: a test store's recorder stopped, and the test runs as it did: \(message)")
               }))
         )
       } catch ActionLogError.fileExists where attempt < 1_000 {
