@@ -26,6 +26,8 @@ final class Harness {
     }
     let kind: Kind
     let command: [String]
+    /// A hung child's threads' stacks, when `gdb` could take them.
+    var stacks: String? = nil
 
     var description: String {
       let what =
@@ -36,6 +38,25 @@ final class Harness {
       return "replay \(self.command.joined(separator: " ")) \(what)"
     }
   }
+
+  /// A command that outlived the hang limit once and then, run again on the same input, finished
+  /// in time every time: the host stalled, or a hang that depends on timing. Not a finding; its
+  /// threads' stacks at the limit (when `gdb` is at hand) are kept for a look.
+  struct Stall: CustomStringConvertible {
+    let command: [String]
+    let stacks: String?
+
+    var description: String {
+      """
+      replay \(self.command.joined(separator: " ")) outlived the hang limit once, then finished \
+      in time when run again \(Harness.reruns) times
+      """
+    }
+  }
+
+  /// How many times a command that outlived the hang limit is run again on the same input before
+  /// it counts as a hang.
+  static let reruns = 2
 
   /// Counts of what the inputs did, for the summary.
   struct Tally {
@@ -51,6 +72,14 @@ final class Harness {
   private let script: URL
   private let hangLimit: Duration
   private(set) var tally = Tally()
+  /// Commands that outlived the hang limit once and not again, since the last look.
+  private var stalls: [Stall] = []
+
+  /// The stalls since the last call, forgotten here.
+  func takeStalls() -> [Stall] {
+    defer { self.stalls = [] }
+    return self.stalls
+  }
 
   /// The commands each input goes through; `FILE` is the input's path.
   private var commands: [[String]] {
@@ -95,13 +124,39 @@ final class Harness {
     let commands = self.commands
     let children = commands.indices.map { self.start(commands[$0], slot: $0) }
     var findings: [Finding] = []
-    for (command, child) in zip(commands, children) where child > 0 {
+    var outlived: [(slot: Int, stacks: String?)] = []
+    for (slot, child) in children.enumerated() where child > 0 {
       self.tally.runs += 1
-      if let finding = self.wait(for: child, slot: commands.firstIndex(of: command)!, command) {
+      switch self.wait(for: child, slot: slot, commands[slot]) {
+      case .finished: break
+      case .found(let finding): findings.append(finding)
+      case .outlived(let stacks): outlived.append((slot, stacks))
+      }
+    }
+    // NB: Alone and again, so that a host that stopped this process for a while (a busy or
+    // migrated virtual machine) is told apart from a command that hangs on this input.
+    for (slot, stacks) in outlived {
+      if let finding = self.rerun(commands[slot], slot: slot) {
         findings.append(finding)
+      } else {
+        self.stalls.append(Stall(command: commands[slot], stacks: stacks))
       }
     }
     return findings
+  }
+
+  /// Runs `command` again up to ``reruns`` times: the finding when it hangs or crashes again.
+  private func rerun(_ command: [String], slot: Int) -> Finding? {
+    for _ in 0..<Self.reruns {
+      let child = self.start(command, slot: slot)
+      guard child > 0 else { return nil }
+      switch self.wait(for: child, slot: slot, command) {
+      case .finished: continue
+      case .found(let finding): return finding
+      case .outlived(let stacks): return Finding(kind: .hang, command: command, stacks: stacks)
+      }
+    }
+    return nil
   }
 
   /// Forks a child that runs `replay ARGUMENTS`, marking in `slot` when it is in a reducer.
@@ -121,8 +176,17 @@ final class Harness {
     return child
   }
 
+  /// How a child ended.
+  private enum Outcome {
+    /// In time, by itself or by a trap in an example reducer.
+    case finished
+    case found(Finding)
+    /// Killed at the hang limit outside an example reducer, with its threads' stacks if taken.
+    case outlived(stacks: String?)
+  }
+
   /// Waits for a child; kills it when it outlives the hang limit.
-  private func wait(for child: pid_t, slot: Int, _ arguments: [String]) -> Finding? {
+  private func wait(for child: pid_t, slot: Int, _ arguments: [String]) -> Outcome {
     let clock = ContinuousClock()
     let deadline = clock.now + self.hangLimit
     var status: Int32 = 0
@@ -130,24 +194,25 @@ final class Harness {
     while waitpid(child, &status, WNOHANG) == 0 {
       guard clock.now < deadline else {
         let inReducer = Phase.pointer[slot] == 1
+        let stacks = inReducer ? nil : threadStacks(of: child)
         kill(child, SIGKILL)
         waitpid(child, &status, 0)
         if inReducer {
           self.tally.reducerHangs += 1
-          return nil
+          return .finished
         }
-        return Finding(kind: .hang, command: arguments)
+        return .outlived(stacks: stacks)
       }
       usleep(pause)
       pause = min(pause * 2, 2_000)
     }
     let signal = status & 0x7F
-    guard signal != 0 else { return nil }
+    guard signal != 0 else { return .finished }
     if Phase.pointer[slot] == 1 {
       self.tally.reducerTraps += 1
-      return nil
+      return .finished
     }
-    return Finding(kind: .crash(signal: signal), command: arguments)
+    return .found(Finding(kind: .crash(signal: signal), command: arguments))
   }
 
   /// The example features, each reducer wrapped to mark when the child is inside it.
@@ -181,4 +246,44 @@ struct Marked<Base: Reducer>: Reducer {
     defer { Phase.pointer[Phase.slot] = 0 }
     return self.base.reduce(into: &state, action: action)
   }
+}
+
+/// The stacks of every thread of process `pid`, as `gdb` prints them, or `nil` when there is no
+/// `gdb` or it took longer than half a minute. Spawned without a thread of this process's own,
+/// which the next fork would copy in whatever state it is in.
+func threadStacks(of pid: pid_t) -> String? {
+  let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    .split(separator: ":").map { "\($0)/gdb" }
+    .first { FileManager.default.isExecutableFile(atPath: $0) }
+  guard let gdb = path else { return nil }
+  let output = FileManager.default.temporaryDirectory
+    .appendingPathComponent("replay-fuzz-stacks-\(getpid())-\(pid).txt")
+  defer { try? FileManager.default.removeItem(at: output) }
+  let arguments = [gdb, "-p", "\(pid)", "-batch", "-nx", "-ex", "thread apply all bt"]
+  var actions = posix_spawn_file_actions_t()
+  posix_spawn_file_actions_init(&actions)
+  defer { posix_spawn_file_actions_destroy(&actions) }
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+  posix_spawn_file_actions_addopen(
+    &actions, STDOUT_FILENO, output.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+  posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO)
+  var spawned: pid_t = 0
+  let argv = arguments.map { strdup($0) } + [nil]
+  defer { argv.forEach { free($0) } }
+  guard posix_spawn(&spawned, gdb, &actions, nil, argv, environ) == 0 else { return nil }
+  var status: Int32 = 0
+  for _ in 0..<300 {
+    if waitpid(spawned, &status, WNOHANG) != 0 {
+      // NB: Only the threads and their frames: gdb says much else about the symbols it reads.
+      let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+      let lines = text.split(separator: "\n").filter {
+        $0.hasPrefix("Thread ") || ($0.hasPrefix("#") && $0.dropFirst().first?.isNumber == true)
+      }
+      return lines.isEmpty ? nil : lines.joined(separator: "\n")
+    }
+    usleep(100_000)
+  }
+  kill(spawned, SIGKILL)
+  waitpid(spawned, &status, 0)
+  return nil
 }

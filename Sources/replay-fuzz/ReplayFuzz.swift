@@ -18,7 +18,9 @@ struct ReplayFuzz: ParsableCommand {
       goes through info, verify --integrity, verify, verify --skip-damaged, list, export and a \
       REPL script, each in a child process. A child that dies of a signal outside an example \
       reducer, or takes longer than --hang-limit, is a finding: its input is saved in \
-      FINDINGS, and the exit status is 1.
+      FINDINGS, and the exit status is 1. A command that outlives the limit is first run again, \
+      alone, twice: when it then finishes in time, the host stalled or the hang depends on \
+      timing, and it is a note (with its threads' stacks, when gdb is installed), not a finding.
 
       The same seed gives the same inputs. `replay-fuzz --check FILE…` runs files through the \
       commands without editing them: the saved findings, as regression tests.
@@ -88,6 +90,7 @@ struct ReplayFuzz: ParsableCommand {
     while clock.now < end {
       let (bytes, edits) = mutator.next()
       let findings = try harness.run(bytes)
+      self.show(harness.takeStalls(), input: harness.tally.inputs)
       if !findings.isEmpty {
         found += 1
         try self.save(
@@ -127,10 +130,23 @@ struct ReplayFuzz: ParsableCommand {
     let name = "seed\(seed)-input\(input)"
     let file = folder.appendingPathComponent("\(name).actionlog")
     try bytes.write(to: file)
-    let report = (findings.map(\.description) + ["", "Edits:"] + edits.map { "  \($0)" })
+    let stacks = findings.compactMap { finding in
+      finding.stacks.map { "Threads of `replay \(finding.command.joined(separator: " "))`:\n\($0)" }
+    }
+    let report = (findings.map(\.description) + ["", "Edits:"] + edits.map { "  \($0)" } + stacks)
       .joined(separator: "\n")
     try Data((report + "\n").utf8).write(to: folder.appendingPathComponent("\(name).txt"))
     print("FOUND: \(findings.map(\.description).joined(separator: "; ")): \(file.path)")
+    for stack in stacks { print(stack) }
+    fflush(nil)
+  }
+
+  /// Says which commands outlived the hang limit once only, with their threads' stacks.
+  private func show(_ stalls: [Harness.Stall], input: Int) {
+    for stall in stalls {
+      print("note: input \(input): \(stall)")
+      if let stacks = stall.stacks { print(stacks) }
+    }
     fflush(nil)
   }
 
@@ -139,6 +155,7 @@ struct ReplayFuzz: ParsableCommand {
     var failed = 0
     for file in files {
       let findings = try harness.run(try Data(contentsOf: file))
+      for stall in harness.takeStalls() { print("note: \(file.path): \(stall)") }
       for finding in findings {
         print("\(file.path): \(finding)")
       }
