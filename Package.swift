@@ -67,11 +67,14 @@ let package = Package(
       name: "ComposableArchitectureTesting",
       dependencies: [
         "ComposableArchitecture",
+        // NB: Starts the XCTest observer that expected failures on Linux end with.
+        "ComposableArchitectureTestingLoader",
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
         // NB: What records a test store's run, which the test store finds at run time.
         "TimeTravel",
       ]
     ),
+    .target(name: "ComposableArchitectureTestingLoader"),
     .target(name: "CRC32C"),
     // The byte-level reading of records that opening a recording does a million times over.
     .target(name: "ActionLogScan", dependencies: ["CRC32C"]),

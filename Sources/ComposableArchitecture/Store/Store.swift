@@ -1,5 +1,6 @@
 import CasePaths
 import Dependencies
+import Foundation
 import Observation
 
 /// A store represents the runtime that powers the application: it holds the state, runs the
@@ -54,11 +55,18 @@ public final class Store<State, Action>: Observable {
 
   init(core: any _StoreCore<State, Action>) {
     self.core = core
+    Logger.shared.log("\(storeTypeName(of: Self.self)).init")
     // NB: Observers of the store (Observation) are told after each action, as a whole.
     _ = core.addObserver { [weak self] _ in
       guard let self else { return }
       self.observationRegistrar.withMutation(of: self, keyPath: self.stateKeyPath) {}
     }
+  }
+
+  // NB: Isolated, as the logger is: a store let go on the main actor logs at once, one let go
+  // elsewhere when the main actor next runs.
+  isolated deinit {
+    Logger.shared.log("\(storeTypeName(of: Store.self)).deinit")
   }
 
   private let observationRegistrar = ObservationRegistrar()

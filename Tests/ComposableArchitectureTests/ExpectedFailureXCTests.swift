@@ -1,0 +1,81 @@
+@_spi(Internals) import ComposableArchitecture
+import XCTest
+
+/// `XCTExpectFailure` under XCTest on Linux, as TCA's tests of failures use it: a failure a
+/// test store reports, and that an expectation accepts, does not fail the test; an expectation
+/// no failure met does.
+@MainActor
+final class ExpectedFailureXCTests: XCTestCase {
+  @Reducer
+  struct Counter {
+    struct State: Equatable { var count = 0 }
+    enum Action { case increment }
+    var body: some ReducerOf<Self> {
+      Reduce { state, _ in
+        state.count += 1
+        return .none
+      }
+    }
+  }
+
+  // NB: Were the expectation not to take the failure, this test would fail with it.
+  func testAFailureTheRestOfTheTestExpectsDoesNotFailIt() async {
+    let store = TestStore(initialState: Counter.State()) { Counter() }
+    XCTExpectFailure {
+      $0.compactDescription.hasPrefix("failed - A state change does not match expectation")
+    }
+    await store.send(.increment) { $0.count = 2 }
+  }
+
+  func testAFailureInTheBlockIsExpected() async {
+    XCTExpectFailure {
+      reportIssue("Something went wrong")
+    } issueMatcher: {
+      $0.compactDescription == "failed - Something went wrong"
+        && $0.sourceCodeContext.location?.fileURL.lastPathComponent
+          == "ExpectedFailureXCTests.swift"
+    }
+  }
+
+  func testAFailureTheMatcherRefusesStillFails() {
+    let collector = IssueCollector()
+    withIssueReporters([collector]) {
+      XCTExpectFailure {
+        reportIssue("Something else")
+      } issueMatcher: {
+        $0.compactDescription.hasSuffix("Something went wrong")
+      }
+    }
+    XCTAssertEqual(
+      collector.issues.compactMap(\.message),
+      [
+        "Something else",
+        "Expected failure, but no failure recorded matched the issue matcher.",
+      ])
+  }
+
+  func testABlockWithoutAFailureFailsUnlessNotStrict() {
+    let collector = IssueCollector()
+    withIssueReporters([collector]) {
+      XCTExpectFailure("a bug fixed since") {}
+      XCTExpectFailure(strict: false) {}
+      XCTExpectFailure(enabled: false) {}
+    }
+    XCTAssertEqual(
+      collector.issues.compactMap(\.message),
+      ["Expected failure (a bug fixed since), but none was recorded."])
+  }
+
+  /// A test of its own, run here, whose expectation no failure meets: it fails at its end (the
+  /// log shows its failure, which is its own and not this suite's).
+  final class ExpectsAFailureThatNeverComes: XCTestCase {}
+
+  func testAnExpectationNoFailureMetFailsItsTestAtTheEnd() {
+    let inner = ExpectsAFailureThatNeverComes(name: "expectsAFailure") { _ in
+      XCTExpectFailure("the bug") { $0.compactDescription.contains("bug") }
+    }
+    inner.run()
+    XCTAssertEqual(inner.testRun?.failureCount, 1)
+    XCTAssertEqual(inner.testRun?.unexpectedExceptionCount, 0)
+  }
+}
