@@ -27,6 +27,17 @@ final class ExpectedFailureXCTests: XCTestCase {
     await store.send(.increment) { $0.count = 2 }
   }
 
+  // NB: Both failures read the same: each expectation takes one, the latest first, as XCTest's.
+  func testEachExpectationTakesTheFailureAfterIt() async {
+    let store = TestStore(initialState: 0) {
+      Reduce<Int, Bool> { _, action in action ? .send(false) : .none }
+    }
+    XCTExpectFailure()
+    await store.send(true) { $0 = 0 }
+    XCTExpectFailure()
+    await store.receive(false) { $0 = 0 }
+  }
+
   func testAFailureInTheBlockIsExpected() async {
     XCTExpectFailure {
       reportIssue("Something went wrong")

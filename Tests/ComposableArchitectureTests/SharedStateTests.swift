@@ -119,7 +119,7 @@ extension Shared {
     #expect(
       messages.value.first?.contains(
         """
-        State was not expected to change, but a change occurred: …
+        State was not expected to change, but a change occurred.
         """) == true, "\(messages.value)")
     #expect(messages.value.first?.contains("−     _count: 0,") == true, "\(messages.value)")
     #expect(messages.value.first?.contains("+     _count: 1,") == true, "\(messages.value)")

@@ -174,7 +174,7 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        A state change does not match expectation: …
+        A state change does not match expectation.
 
             \u{2007} Feature.State(
             −   count: 2,
@@ -196,7 +196,7 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        State was not expected to change, but a change occurred: …
+        State was not expected to change, but a change occurred.
 
             \u{2007} Feature.State(
             −   count: 0,
@@ -220,7 +220,7 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        Expected state to change, but no change occurred. …
+        Expected state to change, but no change occurred.
 
         The trailing closure made no observable modifications to state. If no change to state \
         is expected, omit the trailing closure.
@@ -243,7 +243,7 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        Received unexpected action: …
+        Received unexpected action:
 
             − Feature.Action.decrement
             + Feature.Action.increment
@@ -269,11 +269,22 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        Expected to receive Feature.Action.echoed(1), but received none after 0.05 seconds. …
+        Expected to receive an action, but received none after 0.05 seconds.
 
-        To fix this, make sure an effect sends it: if the effect waits on a test clock, advance \
-        the clock first; if it takes longer, pass a larger "timeout".
+        There are effects in-flight. If the effect that delivers this action uses a \
+        clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you wait \
+        enough time for it to perform the effect. If you are using a test clock/scheduler, \
+        advance it so that the effects may complete, or consider using an immediate \
+        clock/scheduler to immediately perform the effect instead.
+
+        If you are not yet using a clock/scheduler, or can not use a clock/scheduler, try \
+        increasing the duration of this assertion's "timeout".
+        """,
         """
+        Expected to receive the following action, but didn't:
+
+          Feature.Action.echoed(1)
+        """,
       ]
     )
   }
@@ -285,13 +296,7 @@ private struct Feature: Reducer {
     }
     #expect(
       issues == [
-        """
-        Expected to receive an action of the expected case, but received none, and no effect is \
-        still running. …
-
-        To fix this, make sure an effect sends it: if the effect waits on a test clock, advance \
-        the clock first; if it takes longer, pass a larger "timeout".
-        """
+        "Expected to receive an action matching case path, but didn't get one."
       ]
     )
   }
@@ -300,21 +305,23 @@ private struct Feature: Reducer {
     let issues = await recordedIssues {
       let store = self.makeStore()
       await store.send(.twice)
+      // NB: The actions stay received, to be asserted after this one's, each with the state it
+      // led to; the decrement is asserted from the state last asserted (0), and is 2 − 1.
       await store.send(.decrement) {
         $0.count = 1
       }
+      await store.receive(.increment)
+      await store.receive(.increment) { $0.count = 2 }
     }
     #expect(
       issues == [
         """
-        Must handle 2 received actions before sending an action: …
+        Must handle 2 received actions before sending an action.
 
-          Unhandled actions:
-            Feature.Action.increment
-            Feature.Action.increment
-
-        To fix this, assert them with "store.receive" before this "send", or skip them with \
-        "await store.skipReceivedActions()".
+        Unhandled actions: [
+          [0]: .increment,
+          [1]: .increment
+        ]
         """
       ]
     )
@@ -328,15 +335,15 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        The store received 2 unexpected actions: …
+        The store received 2 unexpected actions.
 
           Unhandled actions:
-            Feature.Action.increment
-            Feature.Action.increment
+            .increment
+            .increment
 
-        To fix this, assert them with "store.receive", skip them with \
-        "await store.skipReceivedActions()", or use a non-exhaustive test store: \
-        "store.exhaustivity = .off".
+        To fix, explicitly assert against these actions using "store.receive", skip these \
+        actions by performing "await store.skipReceivedActions()", or consider using a \
+        non-exhaustive test store: "store.exhaustivity = .off".
         """
       ]
     )
@@ -351,23 +358,28 @@ private struct Feature: Reducer {
       issues == [
         """
         An effect returned for this action is still running. It must complete before the end of \
-        the test. …
+        the test.
 
-          Action:
-            Feature.Action.startTimer
+        To fix, inspect any effects the reducer returns for this action and ensure that all of \
+        them complete by the end of the test. There are a few reasons why an effect may not have \
+        completed:
 
-        To fix this, inspect the effects the reducer returns for this action and make sure all of \
-        them complete by the end of the test:
+        If using async/await in your effect, it may need a little bit of time to properly \
+        finish. To fix you can simply perform "await store.finish()" at the end of your test.
 
-        • An async effect may need a moment to finish: await it with "await store.finish()" or \
-        "await task.finish()".
+        If an effect uses a clock (or scheduler, via "receive(on:)", "delay", "debounce", etc.), \
+        make sure that you wait enough time for it to perform the effect. If you are using a test \
+        clock/scheduler, advance it so that the effects may complete, or consider using an \
+        immediate clock/scheduler to immediately perform the effect instead.
 
-        • An effect that waits on a clock needs the clock advanced: advance the test clock so \
-        that the effect can complete.
+        If you are returning a long-living effect (timers, notifications, subjects, etc.), then \
+        make sure those effects are torn down by marking the effect ".cancellable" and returning a \
+        corresponding cancellation effect ("Effect.cancel") from another action, or, if your \
+        effect is driven by a Combine subject, send it a completion.
 
-        • A long-living effect (a timer, a stream) must be torn down: mark it ".cancellable" and \
-        return "Effect.cancel" from another action, or skip it with \
-        "await store.skipInFlightEffects()".
+        If you do not wish to assert on these effects, perform "await \
+        store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
+        "store.exhaustivity = .off".
         """
       ]
     )
@@ -384,13 +396,16 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        Expected effects to finish, but there are still effects in-flight after 0.05 seconds. …
+        Expected effects to finish, but there are still effects in-flight after 0.05 seconds.
 
-          Effects of these actions are still running:
-            Feature.Action.startTimer
+        There are effects in-flight. If the effect that delivers this action uses a \
+        clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you wait \
+        enough time for it to perform the effect. If you are using a test clock/scheduler, \
+        advance it so that the effects may complete, or consider using an immediate \
+        clock/scheduler to immediately perform the effect instead.
 
-        To fix this, advance the test clock they wait on, cancel long-living effects, or skip them \
-        with "await store.skipInFlightEffects()".
+        If you are not yet using a clock/scheduler, or can not use a clock/scheduler, try \
+        increasing the duration of this assertion's "timeout".
         """
       ]
     )
@@ -408,7 +423,7 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        A state change does not match expectation: …
+        A state change does not match expectation.
 
             \u{2007} Feature.State(
             −   count: 10,
@@ -455,13 +470,9 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        Received unexpected action: …
+        Received unexpected action:
 
-          Received:
-            Feature.Action.increment
-
-        It is not in the case the test expected. To fix this, receive the action above first, or \
-        fix the reducer so that it sends an action of the expected case.
+          Feature.Action.increment
         """
       ]
     )
@@ -485,12 +496,12 @@ private struct Feature: Reducer {
     #expect(
       issues == [
         """
-        Received unexpected action value: …
+        Received unexpected action:
 
-            − 2
-            + 1
+          − Feature.Action.echoed(2)
+          + Feature.Action.echoed(1)
 
-        (Expected: −, Received: +)
+        (Expected: −, Actual: +)
         """
       ]
     )
@@ -551,21 +562,14 @@ private struct Ping: Reducer {
       return true
     }
     let unexpected = """
-      The store received 1 unexpected action: …
+      The store received 1 unexpected action.
 
         Unhandled actions:
-          Ping.Action.pong
-
-      To fix this, assert them with "store.receive", skip them with \
-      "await store.skipReceivedActions()", or use a non-exhaustive test store: \
-      "store.exhaustivity = .off".
+          .pong
       """
     let stillRunning = """
       An effect returned for this action is still running. It must complete before the end of \
-      the test. …
-
-        Action:
-          Ping.Action.ping
+      the test.
       """
     #expect(!messages.value.isEmpty)
     for message in messages.value {

@@ -55,10 +55,10 @@ import Testing
         isSyncing: false,
       """
     let unreceived = """
-      The store received 1 unexpected action: …
+      The store received 1 unexpected action.
 
       Unhandled actions:
-      Wallet.Action.syncResponse(100)
+      .syncResponse
       """
     let diverged = """
       Wallet.State(
@@ -80,7 +80,7 @@ import Testing
       """
     // Three modules sharing a file-stored value: a change the test did not assert fails.
     let unassertedLimit = """
-      State was not expected to change, but a change occurred: …
+      State was not expected to change, but a change occurred.
 
       Spending.State(
       −   _limits: Limits(monthly: 100),

@@ -41,7 +41,7 @@ func storeTypeName<State, Action>(of _: Store<State, Action>.Type) -> String {
 
 /// `type`'s qualified name with the module that begins each qualified name taken off:
 /// `Optional<Parent.State>` for `Swift.Optional<App.Parent.State>`.
-private func typeNameWithoutModules(_ type: Any.Type) -> String {
+func typeNameWithoutModules(_ type: Any.Type) -> String {
   let qualified = _stableTypeName(type)
   var result = ""
   var name = ""

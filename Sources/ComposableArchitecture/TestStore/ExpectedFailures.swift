@@ -178,7 +178,8 @@
         sourceCodeContext: XCTSourceCodeContext(
           location: XCTSourceCodeLocation(
             fileURL: URL(fileURLWithPath: "\(filePath)"), lineNumber: Int(line))))
-      return self.expectations.contains { $0.accepts(issue) }
+      // NB: The latest expectation first, as XCTest matches them.
+      return self.expectations.reversed().contains { $0.accepts(issue) }
     }
   }
 

@@ -2,7 +2,7 @@
 // the end-of-test check) shares the store's private state, as TCA's TestStore.swift does; split
 // across files, that state would have to be visible to the whole module.
 
-import CasePaths
+@_spi(Internals) import CasePaths
 import ConcurrencyExtras
 import CustomDump
 import Dependencies
@@ -212,23 +212,17 @@ public final class TestStore<State: Equatable, Action> {
   ) async -> TestStoreTask {
     let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     if !self.received.isEmpty {
-      switch self.exhaustivity {
-      case .on:
-        self.report(
-          """
-          Must handle \(self.received.count) received \
-          action\(self.received.count == 1 ? "" : "s") before sending an action: …
+      // NB: An exhaustive store keeps them, to be received after this action's own.
+      self.reportUnlessSkipped(
+        """
+        Must handle \(self.received.count) received \
+        action\(self.received.count == 1 ? "" : "s") before sending an action.
 
-            Unhandled actions:
-          \(self.dumpReceived())
-
-          To fix this, assert them with "store.receive" before this "send", or skip them with \
-          "await store.skipReceivedActions()".
-          """,
-          at: location
-        )
-        self.skipReceived(showSkippedAssertions: false, at: location)
-      case let .off(showSkippedAssertions):
+        Unhandled actions: \(String(customDumping: self.received.map(\.action)))
+        """,
+        at: location
+      )
+      if case let .off(showSkippedAssertions) = self.exhaustivity {
         self.skipReceived(showSkippedAssertions: showSkippedAssertions, at: location)
       }
     }
@@ -268,7 +262,11 @@ public final class TestStore<State: Equatable, Action> {
   ) async where Action: Equatable {
     await self.receive(
       matching: { $0 == expectedAction },
-      expected: String(customDumping: expectedAction),
+      expected: """
+        the following action, but didn't:
+
+        \(String(customDumping: expectedAction).indent(by: 2))
+        """,
       mismatch: { received in
         let difference =
           diff(expectedAction, received, format: .proportional)
@@ -280,7 +278,7 @@ public final class TestStore<State: Equatable, Action> {
             Received:
             \(String(customDumping: received).indent(by: 2))
             """
-        return "Received unexpected action: …\n\n\(difference)"
+        return "Received unexpected action:\n\n\(difference)"
       },
       timeout: timeout,
       updateStateToExpectedResult,
@@ -313,7 +311,7 @@ public final class TestStore<State: Equatable, Action> {
     let casePath = AnyCasePath(actionCase)
     await self.receive(
       matching: { casePath.extract(from: $0) != nil },
-      expected: "an action of the expected case",
+      expected: "an action matching case path, but didn't get one.",
       mismatch: { Self.otherCaseMessage(received: $0) },
       timeout: timeout,
       updateStateToExpectedResult,
@@ -342,16 +340,17 @@ public final class TestStore<State: Equatable, Action> {
     let casePath = AnyCasePath(actionCase)
     await self.receive(
       matching: { casePath.extract(from: $0) == expectedValue },
-      expected: "an action of the expected case with value \(String(customDumping: expectedValue))",
+      expected: "an action matching case path, but didn't get one.",
       mismatch: { received in
         guard let receivedValue = casePath.extract(from: received) else {
           return Self.otherCaseMessage(received: received)
         }
+        _ = receivedValue
         let difference =
-          diff(expectedValue, receivedValue, format: .proportional)
-          .map { "\($0.indent(by: 4))\n\n(Expected: −, Received: +)" }
-          ?? "  Received:\n\(String(customDumping: receivedValue).indent(by: 4))"
-        return "Received unexpected action value: …\n\n\(difference)"
+          diff(casePath.embed(expectedValue), received, format: .proportional)
+          .map { "\($0.indent(by: 2))\n\n(Expected: −, Actual: +)" }
+          ?? String(customDumping: received).indent(by: 2)
+        return "Received unexpected action:\n\n\(difference)"
       },
       timeout: timeout,
       updateStateToExpectedResult,
@@ -378,16 +377,9 @@ public final class TestStore<State: Equatable, Action> {
   ) async {
     await self.receive(
       matching: isMatching,
-      expected: "an action matching the predicate",
+      expected: "an action matching predicate, but didn't get one.",
       mismatch: { received in
-        """
-        Received action without a match: …
-
-          Received:
-        \(String(customDumping: received).indent(by: 4))
-
-        To fix this, receive the action above first, or fix the predicate or the reducer.
-        """
+        "Received unexpected action:\n\n\(String(customDumping: received).indent(by: 2))"
       },
       timeout: timeout,
       updateStateToExpectedResult,
@@ -412,19 +404,29 @@ public final class TestStore<State: Equatable, Action> {
       isReady() || self.runningEffects.isEmpty
     }
     guard isReady() else {
-      let reason =
-        didReceive
-        ? "but received none, and no effect is still running."
-        : "but received none after \(timeout)."
-      self.report(
-        """
-        Expected to receive \(expected), \(reason) …
+      if !didReceive {
+        let suggestion =
+          timeout != self.timeout
+          ? #"try increasing the duration of this assertion's "timeout""#
+          : #"configure this assertion with an explicit "timeout""#
+        self.report(
+          """
+          Expected to receive \(isExhaustive ? "an action" : "a matching action"), but received \
+          none\(timeout > .zero ? " after \(timeout)" : "").
 
-        To fix this, make sure an effect sends it: if the effect waits on a test clock, advance \
-        the clock first; if it takes longer, pass a larger "timeout".
-        """,
-        at: location
-      )
+          There are effects in-flight. If the effect that delivers this action uses a \
+          clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you \
+          wait enough time for it to perform the effect. If you are using a test \
+          clock/scheduler, advance it so that the effects may complete, or consider using an \
+          immediate clock/scheduler to immediately perform the effect instead.
+
+          If you are not yet using a clock/scheduler, or can not use a clock/scheduler, \
+          \(suggestion).
+          """,
+          at: location
+        )
+      }
+      self.report("Expected to receive \(expected)", at: location)
       return
     }
     let state: State
@@ -433,23 +435,24 @@ public final class TestStore<State: Equatable, Action> {
       let action: Action
       (action, state) = self.received.removeFirst()
       if !isMatching(action) {
+        // NB: Only the action is wrong: the state it led to is not asserted against the
+        // expectation for another one.
         self.report(mismatch(action), at: location)
+        self.baseline = state
+        return
       }
-    case let .off(showSkippedAssertions):
+    case .off:
       guard let index = self.received.firstIndex(where: { isMatching($0.action) }) else { return }
-      if showSkippedAssertions, index > 0 {
+      if index > 0 {
         let skipped = self.received[..<index].map(\.action)
-        withExpectedIssue {
-          self.report(
-            expected: true,
-            """
-            \(index) received action\(index == 1 ? " was" : "s were") skipped: …
+        self.reportUnlessSkipped(
+          """
+          \(index) received action\(index == 1 ? " was" : "s were") skipped.
 
-            \(skipped.map { String(customDumping: $0) }.joined(separator: "\n").indent(by: 2))
-            """,
-            at: location
-          )
-        }
+          \(String(customDumping: skipped))
+          """,
+          at: location
+        )
       }
       state = self.received[index].state
       if index > 0 { self.baseline = self.received[index - 1].state }
@@ -474,20 +477,29 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
+    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    if let state = self.assertNoReceivedActions(at: location) { self.baseline = state }
+    let explicitTimeout = timeout != nil && timeout != self.timeout
     let timeout = timeout ?? self.timeout
     let didFinish = await _poll(timeout: timeout) { self.runningEffects.isEmpty }
     guard !didFinish else { return }
-    self.report(
+    self.reportUnlessSkipped(
       """
-      Expected effects to finish, but there are still effects in-flight after \(timeout). …
+      Expected effects to finish, but there are still effects in-flight\
+      \(timeout > .zero ? " after \(timeout)" : "").
 
-        Effects of these actions are still running:
-      \(self.dumpInFlight())
+      There are effects in-flight. If the effect that delivers this action uses a \
+      clock/scheduler (via "receive(on:)", "delay", "debounce", etc.), make sure that you wait \
+      enough time for it to perform the effect. If you are using a test clock/scheduler, advance \
+      it so that the effects may complete, or consider using an immediate clock/scheduler to \
+      immediately perform the effect instead.
 
-      To fix this, advance the test clock they wait on, cancel long-living effects, or skip them \
-      with "await store.skipInFlightEffects()".
+      If you are not yet using a clock/scheduler, or can not use a clock/scheduler, \
+      \(explicitTimeout
+        ? #"try increasing the duration of this assertion's "timeout""#
+        : #"configure this assertion with an explicit "timeout""#).
       """,
-      at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      at: location
     )
   }
 
@@ -509,7 +521,8 @@ public final class TestStore<State: Equatable, Action> {
       }
       return
     }
-    self.skipReceived(showSkippedAssertions: self.exhaustivity != .on, at: location)
+    // NB: Skipping is not a failure, even of an exhaustive store: it shows what it skipped.
+    self.skipReceived(showSkippedAssertions: true, at: location)
   }
 
   /// Cancels every effect in flight, so the test can end without waiting for them.
@@ -545,19 +558,20 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   private func skipReceived(showSkippedAssertions: Bool, at location: _SourceLocation) {
-    if showSkippedAssertions {
-      withExpectedIssue {
-        self.report(
-          expected: true,
-          """
-          \(self.received.count) received action\(self.received.count == 1 ? " was" : "s were") \
-          skipped: …
+    if showSkippedAssertions, !self.received.isEmpty {
+      let actions =
+        self.received.count == 1
+        ? String(customDumping: self.received[0].action)
+        : String(customDumping: self.received.map(\.action))
+      self.reportSkipped(
+        """
+        \(self.received.count) received action\(self.received.count == 1 ? " was" : "s were") \
+        skipped.
 
-          \(self.dumpReceived())
-          """,
-          at: location
-        )
-      }
+        \(actions)
+        """,
+        at: location
+      )
     }
     if let last = self.received.last {
       self.baseline = last.state
@@ -580,10 +594,14 @@ public final class TestStore<State: Equatable, Action> {
     // NB: Without exhaustivity, shared values changed and not asserted are accepted as they
     // are, like the rest of the state the test leaves unsaid.
     if self.exhaustivity != .on { self.sharedChanges.clear() }
+    // NB: `XCTModify` in the assertion checks that it modified something only when the store is
+    // exhaustive, as everything else the assertion says.
     _SharedAssertion.$tracker.withValue(self.sharedChanges) {
-      self.assertStateAsserting(
-        from: stateBefore, to: stateAfter, updateStateToExpectedResult,
-        sharedChanged: sharedChanged || !requiresChange, at: location)
+      XCTModifyLocals.$isExhaustive.withValue(self.exhaustivity == .on) {
+        self.assertStateAsserting(
+          from: stateBefore, to: stateAfter, updateStateToExpectedResult,
+          sharedChanged: sharedChanged || !requiresChange, at: location)
+      }
     }
   }
 
@@ -605,7 +623,7 @@ public final class TestStore<State: Equatable, Action> {
           if !sharedChanged, expected == stateBefore, stateAfter == stateBefore {
             self.report(
               """
-              Expected state to change, but no change occurred. …
+              Expected state to change, but no change occurred.
 
               The trailing closure made no observable modifications to state. If no change to \
               state is expected, omit the trailing closure.
@@ -620,14 +638,14 @@ public final class TestStore<State: Equatable, Action> {
           updateStateToExpectedResult != nil
           ? "A state change does not match expectation"
           : "State was not expected to change, but a change occurred"
-        self.report("\(heading): …\n\n\(self.difference(expected, stateAfter))", at: location)
+        self.report("\(heading).\n\n\(self.difference(expected, stateAfter))", at: location)
 
       case let .off(showSkippedAssertions):
         var expected = stateAfter
         try updateStateToExpectedResult?(&expected)
         if expected != stateAfter {
           self.report(
-            "A state change does not match expectation: …\n\n"
+            "A state change does not match expectation.\n\n"
               + self.difference(expected, stateAfter),
             at: location
           )
@@ -635,14 +653,11 @@ public final class TestStore<State: Equatable, Action> {
           var exhaustiveExpected = stateBefore
           try updateStateToExpectedResult?(&exhaustiveExpected)
           if exhaustiveExpected != stateAfter {
-            withExpectedIssue {
-              self.report(
-                expected: true,
-                "A state change does not match expectation: …\n\n"
-                  + self.difference(exhaustiveExpected, stateAfter),
-                at: location
-              )
-            }
+            self.reportSkipped(
+              "A state change does not match expectation.\n\n"
+                + self.difference(exhaustiveExpected, stateAfter),
+              at: location
+            )
           }
         }
       }
@@ -653,15 +668,7 @@ public final class TestStore<State: Equatable, Action> {
 
   /// The failure when a received action is not in the case a test expected.
   private static func otherCaseMessage(received: Action) -> String {
-    """
-    Received unexpected action: …
-
-      Received:
-    \(String(customDumping: received).indent(by: 4))
-
-    It is not in the case the test expected. To fix this, receive the action above first, or fix \
-    the reducer so that it sends an action of the expected case.
-    """
+    "Received unexpected action:\n\n\(String(customDumping: received).indent(by: 2))"
   }
 
   /// The diff of the expected and the actual state. Where shared values changed or were
@@ -730,48 +737,90 @@ public final class TestStore<State: Equatable, Action> {
       _RunnableTime.passThroughGlobalExecutor(waitingAtMost: .milliseconds(20))
       time.endRound()
     }
-    let received = self.received
-    if !received.isEmpty {
-      self.report(
-        """
-        The store received \(received.count) unexpected \
-        action\(received.count == 1 ? "" : "s"): …
-
-          Unhandled actions:
-        \(self.dumpReceived())
-
-        To fix this, assert them with "store.receive", skip them with \
-        "await store.skipReceivedActions()", or use a non-exhaustive test store: \
-        "store.exhaustivity = .off".
-        """,
-        at: self.location
-      )
-    }
+    self.assertNoReceivedActions(at: self.location)
     for id in self.runningEffects.parents.sorted() {
-      guard let (action, location) = self.provenance[id] else { continue }
+      guard let (_, location) = self.provenance[id] else { continue }
       self.report(
         """
         An effect returned for this action is still running. It must complete before the end of \
-        the test. …
+        the test.
 
-          Action:
-        \(String(customDumping: action).indent(by: 4))
+        To fix, inspect any effects the reducer returns for this action and ensure that all of \
+        them complete by the end of the test. There are a few reasons why an effect may not have \
+        completed:
 
-        To fix this, inspect the effects the reducer returns for this action and make sure all of \
-        them complete by the end of the test:
+        If using async/await in your effect, it may need a little bit of time to properly \
+        finish. To fix you can simply perform "await store.finish()" at the end of your test.
 
-        • An async effect may need a moment to finish: await it with "await store.finish()" or \
-        "await task.finish()".
+        If an effect uses a clock (or scheduler, via "receive(on:)", "delay", "debounce", etc.), \
+        make sure that you wait enough time for it to perform the effect. If you are using a test \
+        clock/scheduler, advance it so that the effects may complete, or consider using an \
+        immediate clock/scheduler to immediately perform the effect instead.
 
-        • An effect that waits on a clock needs the clock advanced: advance the test clock so \
-        that the effect can complete.
+        If you are returning a long-living effect (timers, notifications, subjects, etc.), then \
+        make sure those effects are torn down by marking the effect ".cancellable" and returning a \
+        corresponding cancellation effect ("Effect.cancel") from another action, or, if your \
+        effect is driven by a Combine subject, send it a completion.
 
-        • A long-living effect (a timer, a stream) must be torn down: mark it ".cancellable" and \
-        return "Effect.cancel" from another action, or skip it with \
-        "await store.skipInFlightEffects()".
+        If you do not wish to assert on these effects, perform "await \
+        store.skipInFlightEffects()", or consider using a non-exhaustive test store: \
+        "store.exhaustivity = .off".
         """,
         at: location
       )
+    }
+  }
+
+  /// Reports the actions effects fed back that the test did not receive, and forgets them: at
+  /// `finish()`, and when the store goes away. Returns the state the last of them led to.
+  @discardableResult
+  nonisolated private func assertNoReceivedActions(at location: _SourceLocation) -> State? {
+    guard !self.received.isEmpty else { return nil }
+    let actions = self.received
+      .map { "    " + debugCaseOutput($0.action, abbreviated: true) }
+      .joined(separator: "\n")
+    self.reportUnlessSkipped(
+      """
+      The store received \(self.received.count) unexpected \
+      action\(self.received.count == 1 ? "" : "s").
+
+        Unhandled actions:
+      \(actions)
+
+      To fix, explicitly assert against these actions using "store.receive", skip these actions \
+      by performing "await store.skipReceivedActions()", or consider using a non-exhaustive test \
+      store: "store.exhaustivity = .off".
+      """,
+      at: location
+    )
+    let last = self.received.last?.state
+    self.received.removeAll()
+    return last
+  }
+
+  /// A failure as the store's exhaustivity has it: a failure when exhaustive, a skipped
+  /// assertion shown when not and showing them, nothing otherwise.
+  nonisolated private func reportUnlessSkipped(_ message: String, at location: _SourceLocation) {
+    switch self._exhaustivity {
+    case .on: self.report(message, at: location)
+    case .off(showSkippedAssertions: true): self.reportSkipped(message, at: location)
+    case .off(showSkippedAssertions: false): break
+    }
+  }
+
+  /// An assertion a non-exhaustive store skipped, shown as an expected failure: a known issue in
+  /// Swift Testing; in XCTest on Linux, which has no expected failures, a line on standard error.
+  nonisolated private func reportSkipped(_ message: String, at location: _SourceLocation) {
+    let text = "Skipped assertions.\n\n\(message)"
+    #if !_runtime(_ObjC)
+      if case .xcTest = TestContext.current {
+        let line = "\(location.filePath):\(location.line): Expected failure: \(text)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        return
+      }
+    #endif
+    withExpectedIssue {
+      self.report(expected: true, text, at: location)
     }
   }
 }

@@ -93,19 +93,31 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
         reportIssue(
           """
           A "Scope" at "\(fileID):\(line)" received a child action when child state was set to \
-          a different case. …
+          a different case.
 
             Action:
-          \(String(customDumping: action).indent(by: 4))
+              \(debugCaseOutput(action))
             State:
-          \(String(customDumping: state).indent(by: 4))
+              \(debugCaseOutput(state))
 
-          This is generally considered an application logic error: a parent reducer changed the \
-          case of the state before this reducer ran, or an in-flight effect emitted this action \
-          after the state changed case.
+          This is generally considered an application logic error, and can happen for a few \
+          reasons:
 
-          To fix this, run this "Scope" before any reducer that changes the case, and cancel \
-          long-living child effects when the case changes.
+          A parent reducer set "\(typeNameWithoutModules(ParentState.self))" to a different case \
+          before the scoped reducer ran. Child reducers must run before any parent reducer sets \
+          child state to a different case. This ensures that child reducers can handle their \
+          actions while their state is still available. Consider using "Reducer.ifCaseLet" to \
+          embed this child reducer in the parent reducer that change its state to ensure the \
+          child reducer runs first.
+
+          An in-flight effect emitted this action when child state was unavailable. While it may \
+          be perfectly reasonable to ignore this action, consider canceling the associated \
+          effect before child state changes to another case, especially if it is a long-living \
+          effect.
+
+          This action was sent to the store while state was another case. Make sure that actions \
+          for this reducer can only be sent from a store when state is set to the appropriate \
+          case. In SwiftUI applications, use "SwitchStore".
           """
         )
         return .none
