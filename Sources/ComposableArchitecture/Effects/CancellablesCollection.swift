@@ -37,6 +37,20 @@ import ConcurrencyExtras
     if self.tasks[registered]?.isEmpty == true { self.tasks[registered] = nil }
   }
 
+  /// Cancels what runs under `id`, in every store and outside them; each is forgotten when it
+  /// returns.
+  func cancel(id: _CancelID) {
+    for (key, tasks) in self.tasks where key.id == id {
+      for task in tasks.values { task.cancel() }
+    }
+  }
+
+  /// Cancels what ``withTaskCancellation(id:cancelInFlight:operation:)`` runs under `id`.
+  func cancelOutsideStores(id: _CancelID) {
+    let key = Key(store: OutsideStores.identifier, id: id)
+    for task in self.tasks[key]?.values ?? [:].values { task.cancel() }
+  }
+
   /// How many cancellation identifiers have an effect in flight, counted once per store.
   public var count: Int { self.tasks.count }
 

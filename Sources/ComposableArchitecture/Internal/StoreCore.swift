@@ -267,6 +267,8 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     switch target {
     case let .id(id):
       ids = self.cancellables[id] == nil ? [] : [id]
+      // NB: And what `withTaskCancellation(id:)` runs under the identifier outside any store.
+      _cancellationCancellables.withValue { $0.cancelOutsideStores(id: id) }
     case .navigation:
       ids = self.cancellables.keys.filter(target.matches)
     }
