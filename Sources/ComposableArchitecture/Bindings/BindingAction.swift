@@ -107,6 +107,14 @@ public protocol BindableAction {
 }
 
 extension BindableAction {
+  /// The binding action that sets `keyPath` to `value`: `.set(\.isOn, true)` for
+  /// `.binding(.set(\.isOn, true))`.
+  public static func set<Value: Equatable & Sendable>(
+    _ keyPath: WritableKeyPath<State, Value>, _ value: Value
+  ) -> Self {
+    self.binding(.set(keyPath, value))
+  }
+
   /// The binding this action holds, if it is its `binding` case.
   public var binding: BindingAction<State>? {
     let child = Mirror(reflecting: self).children.first

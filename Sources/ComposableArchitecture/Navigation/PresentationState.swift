@@ -20,12 +20,37 @@ import CustomDump
 /// wraps (`null` when nothing is presented).
 @propertyWrapper
 public struct PresentationState<State> {
+  // NB: Boxed, as in TCA, so that a feature can present itself (`@Presents var child:
+  // State?` inside `State`): a value type cannot hold itself inline. Copied on write.
+  private var storage: Storage
+
+  final class Storage: @unchecked Sendable {
+    // NB: Unchecked: a storage shared by two values is only read; a write first makes it unique.
+    var state: State?
+    init(_ state: State?) { self.state = state }
+  }
+
   /// What is presented, or `nil`.
-  public var wrappedValue: State?
+  public var wrappedValue: State? {
+    get { self.storage.state }
+    set {
+      if isKnownUniquelyReferenced(&self.storage) {
+        self.storage.state = newValue
+      } else {
+        self.storage = Storage(newValue)
+      }
+    }
+    _modify {
+      if !isKnownUniquelyReferenced(&self.storage) {
+        self.storage = Storage(self.storage.state)
+      }
+      yield &self.storage.state
+    }
+  }
 
   /// Presents `wrappedValue`, or nothing.
   public init(wrappedValue: State?) {
-    self.wrappedValue = wrappedValue
+    self.storage = Storage(wrappedValue)
   }
 
   /// The presentation itself, for ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``:
@@ -36,12 +61,49 @@ public struct PresentationState<State> {
   }
 }
 
+extension PresentationState {
+  /// The presented state's case, through a case path made by `/Destination.detail`: setting a
+  /// value replaces the presented state when it is in that case; setting `nil` dismisses it when
+  /// it is.
+  public subscript<Case>(case path: AnyCasePath<State, Case>) -> Case? {
+    get { self.wrappedValue.flatMap(path.extract(from:)) }
+    set {
+      guard self.wrappedValue.flatMap(path.extract(from:)) != nil else { return }
+      self.wrappedValue = newValue.map(path.embed)
+    }
+  }
+
+  /// ``subscript(case:)-(AnyCasePath<State,Case>)`` with a case key path: `$destination[case:
+  /// \.detail]`.
+  public subscript<Case>(case path: CaseKeyPath<State, Case>) -> Case? where State: CasePathable {
+    get { self[case: AnyCasePath(path)] }
+    set { self[case: AnyCasePath(path)] = newValue }
+  }
+}
+
 /// `@Presents var destination: Destination.State?`: TCA's name for ``PresentationState``.
 public typealias Presents<State> = PresentationState<State>
 
-extension PresentationState: Equatable where State: Equatable {}
-extension PresentationState: Hashable where State: Hashable {}
-extension PresentationState: Sendable where State: Sendable {}
+extension PresentationState: Equatable where State: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage === rhs.storage || lhs.wrappedValue == rhs.wrappedValue
+  }
+}
+
+extension PresentationState: Hashable where State: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(self.wrappedValue)
+  }
+}
+
+extension PresentationState: @unchecked Sendable where State: Sendable {}
+
+extension PresentationState: CustomReflectable {
+  /// What is presented, as the one child a mirror shows.
+  public var customMirror: Mirror {
+    Mirror(self, children: ["wrappedValue": self.wrappedValue as Any], displayStyle: .struct)
+  }
+}
 
 extension PresentationState: Encodable where State: Encodable {
   public func encode(to encoder: any Encoder) throws {

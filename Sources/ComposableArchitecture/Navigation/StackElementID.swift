@@ -44,14 +44,17 @@ extension StackElementID: CustomStringConvertible {
 
 /// Gives the identities of pushed screens: 0, 1, 2, … for each store.
 public struct StackElementIDGenerator: Sendable {
-  let next: @Sendable () -> StackElementID
+  /// Gives the next identity, as calling the generator does.
+  public let next: @Sendable () -> StackElementID
+  /// The identity ``next`` would give, without giving it.
+  public let peek: @Sendable () -> StackElementID
   let taken: @Sendable (StackElementID) -> Void
   /// Whether each store gets a fresh counter (the default).
   let isPerStore: Bool
 
   /// A generator that calls `next` for each identity.
   public init(_ next: @escaping @Sendable () -> StackElementID) {
-    self.init(next: next, taken: { _ in }, isPerStore: false)
+    self.init(next: next, peek: nil, taken: { _ in }, isPerStore: false)
   }
 
   /// A generator that draws identities from `next`, and is told by `taken` of each identity a
@@ -61,15 +64,18 @@ public struct StackElementIDGenerator: Sendable {
     next: @escaping @Sendable () -> StackElementID,
     taken: @escaping @Sendable (StackElementID) -> Void
   ) {
-    self.init(next: next, taken: taken, isPerStore: false)
+    self.init(next: next, peek: nil, taken: taken, isPerStore: false)
   }
 
+  /// `peek` says what `next` would give; without it, a generator that cannot tell gives it.
   private init(
     next: @escaping @Sendable () -> StackElementID,
+    peek: (@Sendable () -> StackElementID)?,
     taken: @escaping @Sendable (StackElementID) -> Void,
     isPerStore: Bool
   ) {
     self.next = next
+    self.peek = peek ?? next
     self.taken = taken
     self.isPerStore = isPerStore
   }
@@ -96,6 +102,7 @@ public struct StackElementIDGenerator: Sendable {
           return StackElementID(rawValue: count)
         }
       },
+      peek: { StackElementID(rawValue: counter.value) },
       taken: { id in counter.withValue { $0 = max($0, id.rawValue + 1) } },
       isPerStore: false
     )
@@ -105,6 +112,7 @@ public struct StackElementIDGenerator: Sendable {
   /// counter for the process.
   static let perStore = Self(
     next: { incrementingFallback() },
+    peek: { StackElementID(rawValue: sharedCounter.value) },
     taken: { id in sharedCounter.withValue { $0 = max($0, id.rawValue + 1) } },
     isPerStore: true
   )

@@ -46,13 +46,20 @@ public struct StackState<Element> {
     }
   }
 
-  /// The case of the screen with an identity: `state.path[id: 0, case: \.detail]`.
+  /// The case of the screen with an identity: `state.path[id: 0, case: \.detail]`. Setting a
+  /// value replaces the screen when it is in that case; setting `nil` pops it when it is.
   public subscript<Case>(id id: StackElementID, case path: CaseKeyPath<Element, Case>) -> Case?
   where Element: CasePathable {
     get { self[id: id].flatMap { $0[case: path] } }
+    set { self[id: id, case: AnyCasePath(path)] = newValue }
+  }
+
+  /// ``subscript(id:case:)`` with a case path made by `/Element.detail`, as TCA still takes.
+  public subscript<Case>(id id: StackElementID, case path: AnyCasePath<Element, Case>) -> Case? {
+    get { self[id: id].flatMap(path.extract(from:)) }
     set {
-      guard let newValue, self[id: id].flatMap({ $0[case: path] }) != nil else { return }
-      self[id: id] = path(newValue)
+      guard self[id: id].flatMap(path.extract(from:)) != nil else { return }
+      self[id: id] = newValue.map(path.embed)
     }
   }
 

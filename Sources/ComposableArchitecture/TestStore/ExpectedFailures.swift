@@ -42,7 +42,7 @@
     strict: Bool? = nil,
     file: StaticString = #filePath,
     line: UInt = #line,
-    issueMatcher: (@Sendable (XCTIssue) -> Bool)? = nil
+    issueMatcher: ((XCTIssue) -> Bool)? = nil
   ) {
     guard enabled != false else { return }
     let expectation = ExpectedFailure(
@@ -60,7 +60,7 @@
     file: StaticString = #filePath,
     line: UInt = #line,
     failingBlock: () throws -> R,
-    issueMatcher: (@Sendable (XCTIssue) -> Bool)? = nil
+    issueMatcher: ((XCTIssue) -> Bool)? = nil
   ) rethrows -> R {
     guard enabled != false else { return try failingBlock() }
     let expectation = ExpectedFailure(
@@ -77,14 +77,14 @@
     // NB: Unchecked: `met` is read and written holding `lock`; the rest never changes.
     let reason: String?
     let strict: Bool
-    let matcher: (@Sendable (XCTIssue) -> Bool)?
+    let matcher: ((XCTIssue) -> Bool)?
     let file: StaticString
     let line: UInt
     private let lock = NSLock()
     private var met = false
 
     init(
-      reason: String?, strict: Bool, matcher: (@Sendable (XCTIssue) -> Bool)?,
+      reason: String?, strict: Bool, matcher: ((XCTIssue) -> Bool)?,
       file: StaticString, line: UInt
     ) {
       self.reason = reason

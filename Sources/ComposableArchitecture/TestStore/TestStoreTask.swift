@@ -7,6 +7,13 @@ public struct TestStoreTask: Hashable, Sendable {
   let rawValue: Task<Void, Never>?
   let timeout: Duration
 
+  /// A test store task over `rawValue`, as TCA's own tests build one to check `isCancelled` and
+  /// `finish()`: `nil` for no effects.
+  @_spi(Canary) public init(rawValue: Task<Void, Never>?, timeout: Duration) {
+    self.rawValue = rawValue
+    self.timeout = timeout
+  }
+
   /// Cancels the effects and waits for them to finish.
   public func cancel() async {
     self.rawValue?.cancel()

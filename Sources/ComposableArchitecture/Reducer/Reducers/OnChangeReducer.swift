@@ -22,22 +22,38 @@ extension Reducer {
     of toValue: @escaping (State) -> V,
     @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: V, _ newValue: V) -> Reducers
   ) -> _OnChangeReducer<Self, V, Reducers> {
-    _OnChangeReducer(base: self, toValue: toValue, reducer: reducer)
+    _OnChangeReducer(base: self, toValue: toValue, isDuplicate: ==, reducer: reducer)
+  }
+
+  /// ``onChange(of:_:)`` for a value that is not `Equatable`, or whose changes of interest are
+  /// fewer than its changes: the reducer runs unless `isDuplicate` says the old value and the new
+  /// one are the same.
+  ///
+  /// ```swift
+  /// .onChange(of: \.rows, removeDuplicates: { $0.ids == $1.ids }) { _, _ in … }
+  /// ```
+  public func onChange<V, Reducers: Reducer<State, Action>>(
+    of toValue: @escaping (State) -> V,
+    removeDuplicates isDuplicate: @escaping (V, V) -> Bool,
+    @ReducerBuilder<State, Action> _ reducer: @escaping (_ oldValue: V, _ newValue: V) -> Reducers
+  ) -> _OnChangeReducer<Self, V, Reducers> {
+    _OnChangeReducer(base: self, toValue: toValue, isDuplicate: isDuplicate, reducer: reducer)
   }
 }
 
 /// The reducer behind ``Reducer/onChange(of:_:)``.
-public struct _OnChangeReducer<Base: Reducer, Value: Equatable, Body: Reducer>: Reducer
+public struct _OnChangeReducer<Base: Reducer, Value, Body: Reducer>: Reducer
 where Base.State == Body.State, Base.Action == Body.Action {
   let base: Base
   let toValue: (Base.State) -> Value
+  let isDuplicate: (Value, Value) -> Bool
   let reducer: (Value, Value) -> Body
 
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let oldValue = self.toValue(state)
     let baseEffects = self.base.reduce(into: &state, action: action)
     let newValue = self.toValue(state)
-    guard oldValue != newValue else { return baseEffects }
+    guard !self.isDuplicate(oldValue, newValue) else { return baseEffects }
     return .merge(
       baseEffects, self.reducer(oldValue, newValue).reduce(into: &state, action: action))
   }

@@ -26,6 +26,38 @@ extension Reducer {
     )
   }
 
+  /// The alert or dialog form of ``ifLet(_:action:destination:fileID:filePath:line:column:)``
+  /// with an `AnyCasePath`: `.ifLet(\.$alert, action: /Action.alert)`.
+  @available(*, deprecated, message: "Use a case key path: 'action: \\.alert'.")
+  public func ifLet<DestinationState: _EphemeralState, DestinationAction>(
+    _ toPresentationState: WritableKeyPath<State, PresentationState<DestinationState>>,
+    action toPresentationAction: AnyCasePath<Action, PresentationAction<DestinationAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, EmptyReducer<DestinationState, DestinationAction>> {
+    self.ifLet(
+      toPresentationState, action: toPresentationAction, destination: { EmptyReducer() },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// The alert or dialog form of ``ifLet(_:action:then:fileID:filePath:line:column:)`` with an
+  /// `AnyCasePath`: `.ifLet(\.alert, action: /Action.alert)`.
+  @available(*, deprecated, message: "Use a case key path: 'action: \\.alert'.")
+  public func ifLet<WrappedState: _EphemeralState, WrappedAction>(
+    _ toWrappedState: WritableKeyPath<State, WrappedState?>,
+    action toWrappedAction: AnyCasePath<Action, WrappedAction>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, EmptyReducer<WrappedState, WrappedAction>> {
+    self.ifLet(
+      toWrappedState, action: toWrappedAction, then: { EmptyReducer() },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
   /// ``ifLet(_:action:then:fileID:filePath:line:column:)`` with an `AnyCasePath`.
   @available(*, deprecated, message: "Use a case key path: 'action: \\.child'.")
   public func ifLet<WrappedState, WrappedAction, Wrapped: Reducer>(

@@ -1,0 +1,141 @@
+import ComposableArchitecture
+import Testing
+
+/// Navigation state as TCA's own tests use it: a feature that presents itself, case subscripts on
+/// a presentation and a stack, the stack's identities, `onChange` with its own notion of a
+/// change, and a binding action made by `set`.
+@MainActor
+@Suite struct NavigationParityTests {
+  @Reducer
+  struct Nested {
+    struct State: Equatable {
+      var depth = 0
+      @Presents var child: State?
+    }
+    enum Action: Equatable {
+      indirect case child(PresentationAction<Action>)
+      case push
+    }
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        guard case .push = action else { return .none }
+        state.child = State(depth: state.depth + 1)
+        return .none
+      }
+      .ifLet(\.$child, action: \.child) { Nested() }
+    }
+  }
+
+  @Test func aFeatureCanPresentItself() async {
+    let store = TestStore(initialState: Nested.State()) { Nested() }
+    await store.send(.push) { $0.child = Nested.State(depth: 1) }
+    await store.send(.child(.presented(.push))) {
+      $0.child?.child = Nested.State(depth: 2)
+    }
+  }
+
+  @Test func aPresentationCopiedIsNotChangedByTheCopy() {
+    var original = Nested.State()
+    original.child = Nested.State(depth: 1)
+    var copy = original
+    copy.child?.depth = 5
+    #expect(original.child?.depth == 1)
+    #expect(copy.child?.depth == 5)
+    #expect(original != copy)
+    copy.child?.depth = 1
+    #expect(original == copy)
+  }
+
+  @CasePathable
+  enum Screen: Equatable {
+    case int(Int)
+    case text(String)
+  }
+
+  @Test func aPresentationsCaseCanBeReadAndWritten() {
+    var presented = PresentationState<Screen>(wrappedValue: .int(42))
+    presented[case: \.int]? += 1
+    #expect(presented.wrappedValue == .int(43))
+    presented[case: /Screen.text] = "ignored: another case"
+    #expect(presented.wrappedValue == .int(43))
+    presented[case: /Screen.int] = nil
+    #expect(presented.wrappedValue == nil)
+  }
+
+  @Test func aStacksCaseCanBeReadWrittenAndPopped() {
+    withDependencies {
+      $0.stackElementID = .incrementing()
+    } operation: {
+      var stack = StackState<Screen>([.int(42), .text("a")])
+      stack[id: 0, case: /Screen.int]? += 1
+      #expect(stack[id: 0] == .int(43))
+      stack[id: 1, case: \.int] = nil
+      #expect(stack.count == 2)
+      stack[id: 0, case: \.int] = nil
+      #expect(Array(stack) == [.text("a")])
+    }
+  }
+
+  @Test func theStacksIdentitiesCanBePeekedAtAndTaken() {
+    let generator = StackElementIDGenerator.incrementing()
+    #expect(generator.peek() == 0)
+    #expect(generator.next() == 0)
+    #expect(generator.peek() == 1)
+    #expect(generator() == 1)
+  }
+
+  @Reducer
+  struct Rows {
+    struct State: Equatable {
+      var rows: [Int] = []
+      var changes = 0
+    }
+    enum Action: Equatable { case append, bumpLast }
+    var body: some ReducerOf<Self> {
+      Reduce { state, action in
+        switch action {
+        case .append: state.rows.append(0)
+        case .bumpLast: state.rows[state.rows.count - 1] += 1
+        }
+        return .none
+      }
+      .onChange(of: \.rows, removeDuplicates: { $0.count == $1.count }) { _, _ in
+        Reduce { state, _ in
+          state.changes += 1
+          return .none
+        }
+      }
+    }
+  }
+
+  @Test func onChangeRunsWhenItsOwnComparisonSeesAChange() async {
+    let store = TestStore(initialState: Rows.State()) { Rows() }
+    await store.send(.append) {
+      $0.rows = [0]
+      $0.changes = 1
+    }
+    await store.send(.bumpLast) { $0.rows = [1] }
+  }
+
+  @Reducer
+  struct Toggle {
+    @ObservableState
+    struct State: Equatable { var isOn = false }
+    enum Action: BindableAction, Equatable {
+      case binding(BindingAction<State>)
+      case turnOn
+    }
+    var body: some ReducerOf<Self> {
+      BindingReducer()
+      Reduce { _, action in
+        action == .turnOn ? .send(.set(\.isOn, true)) : .none
+      }
+    }
+  }
+
+  @Test func setMakesABindingAction() async {
+    let store = TestStore(initialState: Toggle.State()) { Toggle() }
+    await store.send(.turnOn)
+    await store.receive(\.binding.isOn) { $0.isOn = true }
+  }
+}
