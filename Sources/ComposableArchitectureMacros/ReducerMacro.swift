@@ -105,8 +105,19 @@ extension ReducerMacro: MemberAttributeMacro {
   }
 
   /// The state and action types a `body` builds a reducer of, from its type: `some Reducer<A,
-  /// B>`, `some ReducerOf<Base>`, or this reducer's own.
+  /// B>`, `some ReducerOf<Base>`, a stored `let body = EmptyReducer<A, B>()`, or this reducer's
+  /// own.
   static func builderTypes(of binding: PatternBindingSyntax) -> (String, String) {
+    if binding.typeAnnotation == nil,
+      let call = binding.initializer?.value.as(FunctionCallExprSyntax.self),
+      let specialized = call.calledExpression.as(GenericSpecializationExprSyntax.self),
+      specialized.genericArgumentClause.arguments.count == 2
+    {
+      let arguments = specialized.genericArgumentClause.arguments.map {
+        $0.argument.trimmedDescription
+      }
+      return (arguments[0], arguments[1])
+    }
     let type = binding.typeAnnotation?.type
     let base = type?.as(SomeOrAnyTypeSyntax.self)?.constraint ?? type
     if let base {

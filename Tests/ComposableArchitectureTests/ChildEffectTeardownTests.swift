@@ -184,25 +184,24 @@ private enum RowsAction {
     #expect(
       issues == [
         """
-        An "ifLet" at "Tests/Host.swift:1" received a child action when child state was "nil". …
+        An "ifLet" at "Tests/Host.swift:1" received a child action when child state was "nil".
 
           Action:
             Host.Action.optional(.tick)
 
-        This is generally considered an application logic error, and can happen for a few \
-        reasons:
+        This is generally considered an application logic error, and can happen for a few reasons:
 
-        • A parent reducer set child state to "nil" before this reducer ran. This reducer must \
-        run before any other reducer sets child state to "nil", so that the child can handle its \
-        actions while its state is still there. To fix this, apply "ifLet" to the parent reducer \
-        that sets child state to "nil", not before it.
+        A parent reducer set child state to "nil" before this reducer ran. This reducer must run \
+        before any other reducer sets child state to "nil". This ensures that child reducers can \
+        handle their actions while their state is still available.
 
-        • An in-flight effect emitted this action when child state was "nil". To fix this, let \
-        the effect finish or cancel it before child state becomes "nil" (effects the child \
-        returned are cancelled for you).
+        An in-flight effect emitted this action when child state was "nil". While it may be \
+        perfectly reasonable to ignore this action, consider canceling the associated effect \
+        before child state becomes "nil", especially if it is a long-living effect.
 
-        • This action was sent to the store while state was "nil". To fix this, only send child \
-        actions while child state is present.
+        This action was sent to the store while state was "nil". Make sure that actions for this \
+        reducer can only be sent from a store when state is non-"nil". In SwiftUI applications, \
+        use "IfLetStore".
         """
       ]
     )
@@ -216,30 +215,24 @@ private enum RowsAction {
     #expect(
       issues == [
         """
-        A "forEach" at "Tests/Host.swift:2" received an action for a missing element. …
+        A "forEach" at "Tests/Host.swift:2" received an action for a missing element.
 
           Action:
-            Host.Action.rows(
-              .element(
-                id: 9,
-                action: .tick
-              )
-            )
+            Host.Action.rows(.element(id:, action: .tick))
 
-        This is generally considered an application logic error, and can happen for a few \
-        reasons:
+        This is generally considered an application logic error, and can happen for a few reasons:
 
-        • A parent reducer removed an element with this ID before this reducer ran. This reducer \
-        must run before any other reducer removes an element, so that element reducers can handle \
-        their actions while their state is still there. To fix this, apply "forEach" to the \
-        parent reducer that removes elements, not before it.
+        A parent reducer removed an element with this ID before this reducer ran. This reducer \
+        must run before any other reducer removes an element, which ensures that element reducers \
+        can handle their actions while their state is still available.
 
-        • An in-flight effect emitted this action when state contained no element at this ID. \
-        To fix this, let the effect finish or cancel it before removing the element (effects the \
-        element returned are cancelled for you).
+        An in-flight effect emitted this action when state contained no element at this ID. While \
+        it may be perfectly reasonable to ignore this action, consider canceling the associated \
+        effect before an element is removed, especially if it is a long-living effect.
 
-        • This action was sent to the store while its state contained no element at this ID. To \
-        fix this, only send element actions for elements that are present.
+        This action was sent to the store while its state contained no element at this ID. To fix \
+        this make sure that actions for this reducer can only be sent from a store when its state \
+        contains an element at this id. In SwiftUI applications, use "ForEachStore".
         """
       ]
     )
@@ -253,26 +246,27 @@ private enum RowsAction {
     #expect(
       issues == [
         """
-        An "ifCaseLet" at "Tests/Switch.swift:3" received a child action when child state was \
-        set to a different case. …
+        An "ifCaseLet" at "Tests/Switch.swift:3" received a child action when child state was set \
+        to a different case.
 
           Action:
             Switch.Action.on(.tick)
           State:
             Switch.State.off
 
-        This is generally considered an application logic error, and can happen for a few \
-        reasons:
+        This is generally considered an application logic error, and can happen for a few reasons:
 
-        • A parent reducer set state to a different case before this reducer ran. To fix this, \
-        apply "ifCaseLet" to the parent reducer that changes the case, not before it.
+        A parent reducer set "Switch.State" to a different case before this reducer ran. This \
+        reducer must run before any other reducer sets child state to a different case. This \
+        ensures that child reducers can handle their actions while their state is still available.
 
-        • An in-flight effect emitted this action when state was set to a different case. To fix \
-        this, let the effect finish or cancel it before the case changes (effects the child \
-        returned are cancelled for you).
+        An in-flight effect emitted this action when child state was unavailable. While it may be \
+        perfectly reasonable to ignore this action, consider canceling the associated effect \
+        before child state changes to another case, especially if it is a long-living effect.
 
-        • This action was sent to the store while state was set to a different case. To fix this, \
-        only send child actions while the state is in the child's case.
+        This action was sent to the store while state was another case. Make sure that actions for \
+        this reducer can only be sent from a store when state is set to the appropriate case. In \
+        SwiftUI applications, use "SwitchStore".
         """
       ]
     )

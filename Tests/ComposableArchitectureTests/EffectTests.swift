@@ -165,7 +165,7 @@ import Testing
       issues == [
         """
         An "Effect.run" returned from "ComposableArchitectureTests/EffectTests.swift:\(line)" \
-        threw an unhandled error. …
+        threw an unhandled error.
 
             EffectTests.Failure()
 

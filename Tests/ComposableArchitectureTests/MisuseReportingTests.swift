@@ -81,16 +81,19 @@ private enum ScreenAction: Equatable {
     #expect(
       issues == [
         """
-        An action was sent from a completed effect. …
+        An action was sent from a completed effect.
 
           Action:
-            5
+            Int
 
-        Avoid sending actions using the "send" argument from "Effect.run" after the effect has \
-        completed. This can happen if you escape the "send" argument in an unstructured context.
+          Effect returned from:
+            Int
 
-        To fix this, make sure that your "run" closure does not return until you're done \
-        calling "send".
+        Avoid sending actions using the 'send' argument from 'Effect.run' after the effect has \
+        completed. This can happen if you escape the 'send' argument in an unstructured context.
+
+        To fix this, make sure that your 'run' closure does not return until you're done \
+        calling 'send'.
         """
       ]
     )

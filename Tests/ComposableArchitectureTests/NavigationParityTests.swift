@@ -1,4 +1,5 @@
 import ComposableArchitecture
+import Foundation
 import Testing
 
 /// Navigation state as TCA's own tests use it: a feature that presents itself, case subscripts on
@@ -13,7 +14,8 @@ import Testing
       @Presents var child: State?
     }
     enum Action: Equatable {
-      indirect case child(PresentationAction<Action>)
+      // NB: Not `indirect`: a presentation's action is, as in TCA.
+      case child(PresentationAction<Action>)
       case push
     }
     var body: some ReducerOf<Self> {
@@ -137,5 +139,42 @@ import Testing
     let store = TestStore(initialState: Toggle.State()) { Toggle() }
     await store.send(.turnOn)
     await store.receive(\.binding.isOn) { $0.isOn = true }
+  }
+}
+
+/// Dependency writers chained on one reducer are one reducer, as TCA's tests check, and the
+/// value written closest to the reducer wins, as when they nest.
+@MainActor
+@Suite struct DependencyWritingFusionTests {
+  @Reducer
+  struct Stamp {
+    struct State: Equatable { var value = "" }
+    enum Action { case tap }
+    @Dependency(\.uuid) var uuid
+    var body: some ReducerOf<Self> {
+      Reduce { state, _ in
+        state.value = self.uuid().uuidString
+        return .none
+      }
+    }
+  }
+
+  @Test func chainedWritersAreOneReducer() async {
+    // NB: The annotation is the check that they fuse: without it, this does not compile.
+    let reducer: _DependencyKeyWritingReducer<Stamp> = Stamp()
+      .dependency(\.uuid, .constant(UUID(0)))
+      .dependency(\.uuid, .constant(UUID(1)))
+      .transformDependency(\.uuid) { $0 = .constant(UUID(2)) }
+    let store = TestStore(initialState: Stamp.State()) { reducer }
+    await store.send(.tap) { $0.value = UUID(0).uuidString }
+  }
+
+  @Test func theWriterClosestToTheReducerWins() async {
+    let store = TestStore(initialState: Stamp.State()) {
+      Stamp()
+        .dependency(\.uuid, .constant(UUID(0)))
+        .dependency(\.uuid, .constant(UUID(1)))
+    }
+    await store.send(.tap) { $0.value = UUID(0).uuidString }
   }
 }

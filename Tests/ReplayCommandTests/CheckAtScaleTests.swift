@@ -187,12 +187,21 @@ import Testing
       "python3", ["-c", script, replay.path], in: directory.url, isProduct: false)
     #expect(checked.status == 130, "\(checked)")
     #expect(checked.errors.hasSuffix("left: 0\n"), "\(checked.errors)")
+    // NB: How many long recordings finish in the moment before the interrupt depends on how busy
+    // the host is: what holds is the short one's verdict, each verdict a pass, and a summary
+    // that counts them and stops short of all five.
+    let lines = checked.output.split(separator: "\n").map(String.init)
     #expect(
-      checked.output
-        == """
-        pass  ./a-short.actionlog: today's reducer reproduces every step of 118 actions.
-        Interrupted after 1 of 5 recordings: 1 passes, 0 fail.
-
-        """)
+      lines.first
+        == "pass  ./a-short.actionlog: today's reducer reproduces every step of 118 actions.",
+      "\(checked.output)")
+    let verdicts = lines.dropLast()
+    #expect(verdicts.allSatisfy { $0.hasPrefix("pass  ./") }, "\(checked.output)")
+    let passes = verdicts.count
+    #expect(passes < 5, "\(checked.output)")
+    #expect(
+      lines.last
+        == "Interrupted after \(passes) of 5 recordings: \(passes) \(passes == 1 ? "passes" : "pass"), 0 fail.",
+      "\(checked.output)")
   }
 }

@@ -102,7 +102,8 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
         }
       }
       self.didReduce?(action, context, self.state)
-      self.start(effect, cancelIDs: [], parent: context.id, own: nil, all: tasks)
+      self.start(
+        effect, cancelIDs: [], parent: context.id, parentAction: action, own: nil, all: tasks)
       for observer in self.observers.values {
         observer(self.state)
       }
@@ -135,6 +136,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     _ effect: Effect<Action>,
     cancelIDs: [_CancelID],
     parent: UInt64,
+    parentAction: Action,
     own: _TaskList?,
     all: _TaskList
   ) {
@@ -149,21 +151,26 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
       let key = self.nextTaskKey
       self.nextTaskKey += 1
       let isCompleted = LockIsolated(false)
+      // NB: Read only to word a misuse, on the main actor where the action was reduced.
+      let parentAction = UncheckedSendable(parentAction)
       let send = Send<Action> { [weak self] action in
         if isCompleted.value {
           reportIssue(
             """
-            An action was sent from a completed effect. …
+            An action was sent from a completed effect.
 
               Action:
-            \(String(customDumping: action).indent(by: 4))
+                \(debugCaseOutput(action))
 
-            Avoid sending actions using the "send" argument from "Effect.run" after the effect \
-            has completed. This can happen if you escape the "send" argument in an unstructured \
+              Effect returned from:
+                \(debugCaseOutput(parentAction.value))
+
+            Avoid sending actions using the 'send' argument from 'Effect.run' after the effect has \
+            completed. This can happen if you escape the 'send' argument in an unstructured \
             context.
 
-            To fix this, make sure that your "run" closure does not return until you're done \
-            calling "send".
+            To fix this, make sure that your 'run' closure does not return until you're done \
+            calling 'send'.
             """
           )
         }
@@ -183,13 +190,17 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
 
     case let .merge(effects):
       for effect in effects {
-        self.start(effect, cancelIDs: cancelIDs, parent: parent, own: own, all: all)
+        self.start(
+          effect, cancelIDs: cancelIDs, parent: parent, parentAction: parentAction, own: own,
+          all: all)
       }
 
     case let .concatenate(effects):
       var remaining = effects[...]
       while let first = remaining.first, first.isSynchronous {
-        self.start(first, cancelIDs: cancelIDs, parent: parent, own: own, all: all)
+        self.start(
+          first, cancelIDs: cancelIDs, parent: parent, parentAction: parentAction, own: own,
+          all: all)
         remaining.removeFirst()
       }
       guard !remaining.isEmpty else { return }
@@ -200,7 +211,9 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
         for (index, effect) in remaining.enumerated() {
           guard let self, !Task.isCancelled else { break }
           let current = _TaskList()
-          self.start(effect, cancelIDs: cancelIDs, parent: parent, own: current, all: all)
+          self.start(
+            effect, cancelIDs: cancelIDs, parent: parent, parentAction: parentAction, own: current,
+            all: all)
           // NB: With the last effect started (and counted as running on its own), the sequence
           // has nothing left to do: it is over, without waiting for the main actor to say so,
           // which a test store's end-of-test wait would hold up.
@@ -222,7 +235,9 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
       if cancelInFlight {
         self.cancel(.id(id))
       }
-      self.start(effect, cancelIDs: cancelIDs + [id], parent: parent, own: own, all: all)
+      self.start(
+        effect, cancelIDs: cancelIDs + [id], parent: parent, parentAction: parentAction, own: own,
+        all: all)
 
     case let .cancel(target):
       self.cancel(target)

@@ -18,7 +18,7 @@ public enum PresentationAction<Action> {
   /// then the state is `nil` and the feature's effects are cancelled.
   case dismiss
   /// An action of the presented feature.
-  case presented(Action)
+  indirect case presented(Action)
 }
 
 extension PresentationAction: Equatable where Action: Equatable {}

@@ -15,7 +15,7 @@ import CasePaths
 /// `{"push":{"id":N,"state":STATE}}`.
 public enum StackAction<State, Action> {
   /// An action of the screen with an identity.
-  case element(id: StackElementID, action: Action)
+  indirect case element(id: StackElementID, action: Action)
   /// Pops the screen with an identity and every screen above it.
   case popFrom(id: StackElementID)
   /// Pushes a screen with an identity.

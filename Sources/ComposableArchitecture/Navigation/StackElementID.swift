@@ -37,9 +37,11 @@ public struct StackElementID: Hashable, Comparable, Sendable, Codable,
   public var customDumpDescription: String { "#\(self.rawValue)" }
 }
 
-extension StackElementID: CustomStringConvertible {
+extension StackElementID: CustomStringConvertible, CustomDebugStringConvertible {
   /// `#0`.
   public var description: String { "#\(self.rawValue)" }
+  /// `#0`, as a list of identities shows each.
+  public var debugDescription: String { "#\(self.rawValue)" }
 }
 
 /// Gives the identities of pushed screens: 0, 1, 2, … for each store.

@@ -49,3 +49,32 @@ public struct _DependencyKeyWritingReducer<Base: Reducer>: Reducer {
     }
   }
 }
+
+extension _DependencyKeyWritingReducer {
+  /// ``Reducer/dependency(_:_:)`` on a reducer that already writes dependencies: one reducer that
+  /// writes them all, of the same type, the value written closest to the base winning as when
+  /// they nest.
+  public func dependency<Value>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value>,
+    _ value: Value
+  ) -> Self {
+    let inner = self.update
+    return Self(base: self.base) { dependencies in
+      dependencies[keyPath: keyPath] = value
+      inner(&dependencies)
+    }
+  }
+
+  /// ``Reducer/transformDependency(_:transform:)`` on a reducer that already writes
+  /// dependencies, fused as ``dependency(_:_:)`` is.
+  public func transformDependency<V>(
+    _ keyPath: WritableKeyPath<DependencyValues, V>,
+    transform: @escaping (_ dependency: inout V) -> Void
+  ) -> Self {
+    let inner = self.update
+    return Self(base: self.base) { dependencies in
+      transform(&dependencies[keyPath: keyPath])
+      inner(&dependencies)
+    }
+  }
+}

@@ -93,25 +93,25 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       reportIssue(
         """
         A "forEach" at "\(self.location.fileID):\(self.location.line)" received an action for a \
-        missing element. …
+        missing element.
 
           Action:
-        \(String(customDumping: action).indent(by: 4))
+            \(debugCaseOutput(action))
 
         This is generally considered an application logic error, and can happen for a few \
         reasons:
 
-        • A parent reducer removed an element with this ID before this reducer ran. This reducer \
-        must run before any other reducer removes an element, so that element reducers can handle \
-        their actions while their state is still there. To fix this, apply "forEach" to the \
-        parent reducer that removes elements, not before it.
+        A parent reducer removed an element with this ID before this reducer ran. This reducer \
+        must run before any other reducer removes an element, which ensures that element reducers \
+        can handle their actions while their state is still available.
 
-        • An in-flight effect emitted this action when state contained no element at this ID. \
-        To fix this, let the effect finish or cancel it before removing the element (effects the \
-        element returned are cancelled for you).
+        An in-flight effect emitted this action when state contained no element at this ID. \
+        While it may be perfectly reasonable to ignore this action, consider canceling the \
+        associated effect before an element is removed, especially if it is a long-living effect.
 
-        • This action was sent to the store while its state contained no element at this ID. To \
-        fix this, only send element actions for elements that are present.
+        This action was sent to the store while its state contained no element at this ID. To \
+        fix this make sure that actions for this reducer can only be sent from a store when \
+        its state contains an element at this id. In SwiftUI applications, use "ForEachStore".
         """,
         fileID: self.location.fileID,
         filePath: self.location.filePath,

@@ -91,7 +91,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       reportIssue(
         """
         An "ifCaseLet" at "\(self.location.fileID):\(self.location.line)" received a child \
-        action when child state was set to a different case. …
+        action when child state was set to a different case.
 
           Action:
         \(String(customDumping: action).indent(by: 4))
@@ -101,15 +101,18 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         This is generally considered an application logic error, and can happen for a few \
         reasons:
 
-        • A parent reducer set state to a different case before this reducer ran. To fix this, \
-        apply "ifCaseLet" to the parent reducer that changes the case, not before it.
+        A parent reducer set "\(typeNameWithoutModules(Parent.State.self))" to a different case \
+        before this reducer ran. This reducer must run before any other reducer sets child state \
+        to a different case. This ensures that child reducers can handle their actions while \
+        their state is still available.
 
-        • An in-flight effect emitted this action when state was set to a different case. To fix \
-        this, let the effect finish or cancel it before the case changes (effects the child \
-        returned are cancelled for you).
+        An in-flight effect emitted this action when child state was unavailable. While it may \
+        be perfectly reasonable to ignore this action, consider canceling the associated effect \
+        before child state changes to another case, especially if it is a long-living effect.
 
-        • This action was sent to the store while state was set to a different case. To fix this, \
-        only send child actions while the state is in the child's case.
+        This action was sent to the store while state was another case. Make sure that actions \
+        for this reducer can only be sent from a store when state is set to the appropriate \
+        case. In SwiftUI applications, use "SwitchStore".
         """,
         fileID: self.location.fileID,
         filePath: self.location.filePath,

@@ -134,7 +134,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       reportIssue(
         """
         An "ifLet" at "\(self.location.fileID):\(self.location.line)" received a child action \
-        when child state was "nil". …
+        when child state was "nil".
 
           Action:
         \(String(customDumping: action).indent(by: 4))
@@ -142,17 +142,17 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         This is generally considered an application logic error, and can happen for a few \
         reasons:
 
-        • A parent reducer set child state to "nil" before this reducer ran. This reducer must \
-        run before any other reducer sets child state to "nil", so that the child can handle its \
-        actions while its state is still there. To fix this, apply "ifLet" to the parent reducer \
-        that sets child state to "nil", not before it.
+        A parent reducer set child state to "nil" before this reducer ran. This reducer must run \
+        before any other reducer sets child state to "nil". This ensures that child reducers can \
+        handle their actions while their state is still available.
 
-        • An in-flight effect emitted this action when child state was "nil". To fix this, let \
-        the effect finish or cancel it before child state becomes "nil" (effects the child \
-        returned are cancelled for you).
+        An in-flight effect emitted this action when child state was "nil". While it may be \
+        perfectly reasonable to ignore this action, consider canceling the associated effect \
+        before child state becomes "nil", especially if it is a long-living effect.
 
-        • This action was sent to the store while state was "nil". To fix this, only send child \
-        actions while child state is present.
+        This action was sent to the store while state was "nil". Make sure that actions for this \
+        reducer can only be sent from a store when state is non-"nil". In SwiftUI \
+        applications, use "IfLetStore".
         """,
         fileID: self.location.fileID,
         filePath: self.location.filePath,

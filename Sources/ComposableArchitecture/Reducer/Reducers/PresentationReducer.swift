@@ -103,7 +103,7 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
     case (.some, .dismiss?):
       dismisses = true
     case (nil, let presentationAction?):
-      self.reportAbsent(action: action, dismissing: presentationAction.is(\.dismiss))
+      self.reportAbsent(action: action)
     case (_, nil):
       break
     }
@@ -161,28 +161,25 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
     }
   }
 
-  private func reportAbsent(action: Base.Action, dismissing: Bool) {
+  private func reportAbsent(action: Base.Action) {
     reportIssue(
       """
-      An "ifLet" at "\(self.location.fileID):\(self.location.line)" received a \
-      \(dismissing ? "dismissal" : "presentation") action when destination state was absent. …
+      An "ifLet" at "\(self.location.fileID):\(self.location.line)" received a presentation \
+      action when destination state was absent.
 
         Action:
-      \(String(customDumping: action).indent(by: 4))
+          \(debugCaseOutput(action))
 
       This is generally considered an application logic error, and can happen for a few \
       reasons:
 
-      • A parent reducer set destination state to "nil" before this reducer ran. This reducer \
-      must run before any other reducer sets destination state to "nil". To fix this, apply \
-      "ifLet" to the parent reducer that sets it, not before it.
+      A parent reducer set destination state to "nil" before this reducer ran. This reducer \
+      must run before any other reducer sets destination state to "nil". This ensures that \
+      destination reducers can handle their actions while their state is still present.
 
-      • An in-flight effect emitted this action when destination state was "nil". Effects the \
-      destination started are cancelled when it is dismissed; an effect of the parent's must be \
-      cancelled by the parent.
-
-      • This action was sent to the store while destination state was "nil". To fix this, only \
-      send destination actions while it is presented.
+      This action was sent to the store while destination state was "nil". Make sure that \
+      actions for this reducer can only be sent from a store when state is present, or \
+      from effects that start from this reducer.
       """,
       fileID: self.location.fileID,
       filePath: self.location.filePath,
@@ -190,6 +187,7 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
       column: self.location.column
     )
   }
+
 }
 
 /// Who a presented value is: its `id` when `Identifiable`; for an enum, its case and the identity

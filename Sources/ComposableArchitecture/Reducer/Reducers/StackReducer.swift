@@ -76,13 +76,15 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
       if state[keyPath: self.toStackState][id: id] != nil {
         destinationEffects = self.reduceElement(into: &state, id: id, action: elementAction)
       } else {
-        self.report("an action for a screen", id: id, action: action)
+        self.reportMissingElement(action: elementAction)
       }
     case let .popFrom(id)?:
       if state[keyPath: self.toStackState][id: id] != nil {
         popFrom = id
       } else {
-        self.report("a pop from a screen", id: id, action: action)
+        self.report(
+          "received a \"popFrom\" action for a missing element.", id: id,
+          ids: state[keyPath: self.toStackState].ids)
       }
     case let .push(id, elementState)?:
       // NB: As TCA: the screen is on the stack when the parent runs, and screens appended
@@ -92,7 +94,9 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
         stackElementID.take(id)
         state[keyPath: self.toStackState].append(elementState, id: id)
       } else {
-        self.report("a push of a screen already", id: id, action: action)
+        self.report(
+          "received a \"push\" action for an element it already contains.", id: id,
+          ids: state[keyPath: self.toStackState].ids)
       }
     case nil:
       break
@@ -143,19 +147,29 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
       ._cancellable(navigationIDPath: path)
   }
 
-  private func report(_ what: String, id: StackElementID, action: Base.Action) {
+  private func reportMissingElement(action: Destination.Action) {
     reportIssue(
       """
-      A "forEach" at "\(self.location.fileID):\(self.location.line)" received \(what) with \
-      identity \(id.rawValue)\(what.hasSuffix("already") ? " in the stack" : " not in the stack"). …
+      A "forEach" at "\(self.location.fileID):\(self.location.line)" received an action for a \
+      missing element.
 
         Action:
-      \(String(customDumping: action).indent(by: 4))
+          \(debugCaseOutput(action))
 
-      This is generally considered an application logic error: a screen's actions are sent \
-      while it is in the stack, and an in-flight effect of a screen is cancelled when the screen \
-      leaves it. To fix this, send the action while the screen is there, or cancel the parent's \
-      effect that sends it when the screen is popped.
+      This is generally considered an application logic error, and can happen for a few reasons:
+
+      A parent reducer removed an element with this ID before this reducer ran. This reducer \
+      must run before any other reducer removes an element, which ensures that element \
+      reducers can handle their actions while their state is still available.
+
+      An in-flight effect emitted this action when state contained no element at this ID. \
+      While it may be perfectly reasonable to ignore this action, consider canceling the \
+      associated effect before an element is removed, especially if it is a long-living effect.
+
+      This action was sent to the store while its state contained no element at this ID. To \
+      fix this make sure that actions for this reducer can only be sent from a store when \
+      its state contains an element at this id. In SwiftUI applications, use \
+      "NavigationStack.init(path:)" with a binding to a store.
       """,
       fileID: self.location.fileID,
       filePath: self.location.filePath,
@@ -163,4 +177,22 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
       column: self.location.column
     )
   }
+
+  private func report(_ what: String, id: StackElementID, ids: [StackElementID]) {
+    reportIssue(
+      """
+      A "forEach" at "\(self.location.fileID):\(self.location.line)" \(what)
+
+        ID:
+          \(id)
+        Path IDs:
+          \(ids)
+      """,
+      fileID: self.location.fileID,
+      filePath: self.location.filePath,
+      line: self.location.line,
+      column: self.location.column
+    )
+  }
+
 }
