@@ -178,3 +178,24 @@ import Testing
     await store.send(.tap) { $0.value = UUID(0).uuidString }
   }
 }
+
+/// A stack edited as any collection, as TCA's tests edit one: screens inserted get identities of
+/// their own, and removing several pops them.
+@Suite struct StackStateCollectionTests {
+  @Test func editsKeepEachScreensIdentity() {
+    withDependencies {
+      $0.stackElementID = .incrementing()
+    } operation: {
+      var stack: StackState<String> = ["a", "b", "c", "d"]
+      stack.removeLast(2)
+      #expect(Array(stack) == ["a", "b"])
+      #expect(stack.ids.map(\.generation) == [0, 1])
+      stack.insert("z", at: 1)
+      #expect(Array(stack) == ["a", "z", "b"])
+      #expect(stack.ids.map(\.generation) == [0, 4, 1])
+      #expect(stack[id: 4] == "z")
+      stack[1] = "y"
+      #expect(stack[id: 4] == "y")
+    }
+  }
+}

@@ -33,6 +33,9 @@ public struct StackElementID: Hashable, Comparable, Sendable, Codable,
     lhs.rawValue < rhs.rawValue
   }
 
+  /// The identity's number: 0 for the first screen a store pushes, 1 for the next, ….
+  public var generation: Int { self.rawValue }
+
   /// `#0`.
   public var customDumpDescription: String { "#\(self.rawValue)" }
 }

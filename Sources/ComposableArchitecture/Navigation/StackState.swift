@@ -120,6 +120,22 @@ extension StackState: RandomAccessCollection {
   }
 }
 
+extension StackState: MutableCollection {}
+
+extension StackState: RangeReplaceableCollection {
+  /// Replaces the screens in `subrange` with `newElements`, each pushed with a new identity:
+  /// `removeLast(2)`, `insert(_:at:)` and the rest of a collection's edits, as TCA's stack has.
+  public mutating func replaceSubrange<C: Collection>(
+    _ subrange: Range<Int>, with newElements: C
+  ) where C.Element == Element {
+    @Dependency(\.stackElementID) var stackElementID
+    for removed in self.ids[subrange] { self.elements[removed] = nil }
+    let newIDs = newElements.map { _ in stackElementID() }
+    self.ids.replaceSubrange(subrange, with: newIDs)
+    for (id, element) in zip(newIDs, newElements) { self.elements[id] = element }
+  }
+}
+
 extension StackState: ExpressibleByArrayLiteral {
   public init(arrayLiteral elements: Element...) {
     self.init(elements)

@@ -20,6 +20,11 @@ public struct Reduce<State, Action>: Reducer {
     self.reduce = reduce
   }
 
+  /// ``init(_:)`` by another name, as TCA's own tests build a reducer from a closure.
+  init(internal reduce: @escaping (_ state: inout State, _ action: Action) -> Effect<Action>) {
+    self.init(reduce)
+  }
+
   /// Type-erases a reducer.
   ///
   /// - Parameter reducer: A reducer that is called when ``reduce(into:action:)`` is invoked.
