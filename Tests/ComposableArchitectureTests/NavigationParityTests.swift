@@ -199,3 +199,30 @@ import Testing
     }
   }
 }
+
+/// A test asserting a push by appending to the stack, as TCA's tests do: the screen it appends
+/// gets the identity the action's push took, whatever the test ran before.
+@MainActor
+@Suite struct StackAssertionIdentityTests {
+  @Reducer
+  struct Pusher {
+    struct State: Equatable { var path = StackState<Int>() }
+    enum Action { case push }
+    var body: some ReducerOf<Self> {
+      Reduce { state, _ in
+        state.path.append(state.path.count)
+        return .none
+      }
+    }
+  }
+
+  @Test func anAppendInTheAssertionTakesTheIdentityThePushTook() async {
+    // NB: Identities given outside the store before it must not shift the assertion's.
+    var elsewhere = StackState<Int>()
+    elsewhere.append(0)
+    let store = TestStore(initialState: Pusher.State()) { Pusher() }
+    await store.send(.push) { $0.path.append(0) }
+    await store.send(.push) { $0.path.append(1) }
+    #expect(store.state.path.ids.map(\.generation) == [0, 1])
+  }
+}

@@ -99,7 +99,12 @@ public struct StackElementIDGenerator: Sendable {
 
   /// Counts from 0.
   public static func incrementing() -> Self {
-    let counter = LockIsolated(0)
+    Self.incrementing(from: StackElementID(rawValue: 0))
+  }
+
+  /// Counts from `first`.
+  static func incrementing(from first: StackElementID) -> Self {
+    let counter = LockIsolated(first.rawValue)
     return Self(
       next: {
         counter.withValue { count in

@@ -74,6 +74,8 @@ public final class TestStore<State: Equatable, Action> {
     self.log.provenance
   }
   private var currentSendLocation: _SourceLocation?
+  /// The store's next stack identity before the action a `send` asserts, or `nil`.
+  private var assertionStackElementID: StackElementID?
   /// The recording of the run, when the store records (see ``TestStoreRecording``).
   nonisolated private let recording: (any _TestStoreRecordingHandle)?
 
@@ -230,6 +232,10 @@ public final class TestStore<State: Equatable, Action> {
     let tasks = _TaskList()
     self.lastSentState = nil
     self.currentSendLocation = location
+    // NB: The assertion pushes screens with the identities the action's own pushes took, as
+    // TCA's does: from the store's next identity before the action.
+    self.assertionStackElementID = self.core.dependencies.stackElementID.peek()
+    defer { self.assertionStackElementID = nil }
     self.core.send(
       action, origin: .send, site: CallSite(fileID: fileID, line: line), tasks: tasks)
     self.currentSendLocation = nil
@@ -617,7 +623,7 @@ public final class TestStore<State: Equatable, Action> {
       case .on:
         var expected = stateBefore
         if let updateStateToExpectedResult {
-          try updateStateToExpectedResult(&expected)
+          try self.runAssertion(updateStateToExpectedResult, on: &expected)
           // NB: A shared value the reducer changed is the same on both sides: its change is
           // the tracker's to say.
           if !sharedChanged, expected == stateBefore, stateAfter == stateBefore {
@@ -642,7 +648,9 @@ public final class TestStore<State: Equatable, Action> {
 
       case let .off(showSkippedAssertions):
         var expected = stateAfter
-        try updateStateToExpectedResult?(&expected)
+        if let updateStateToExpectedResult {
+          try self.runAssertion(updateStateToExpectedResult, on: &expected)
+        }
         if expected != stateAfter {
           self.report(
             "A state change does not match expectation.\n\n"
@@ -651,7 +659,9 @@ public final class TestStore<State: Equatable, Action> {
           )
         } else if showSkippedAssertions {
           var exhaustiveExpected = stateBefore
-          try updateStateToExpectedResult?(&exhaustiveExpected)
+          if let updateStateToExpectedResult {
+            try self.runAssertion(updateStateToExpectedResult, on: &exhaustiveExpected)
+          }
           if exhaustiveExpected != stateAfter {
             self.reportSkipped(
               "A state change does not match expectation.\n\n"
@@ -663,6 +673,19 @@ public final class TestStore<State: Equatable, Action> {
       }
     } catch {
       self.report("Threw error: \(error)", at: location)
+    }
+  }
+
+  /// Runs an assertion closure on `state`; after a `send`, a screen it pushes gets the identity
+  /// the action's own push took.
+  private func runAssertion(
+    _ assertion: (inout State) throws -> Void, on state: inout State
+  ) throws {
+    guard let next = self.assertionStackElementID else { return try assertion(&state) }
+    try withDependencies {
+      $0.stackElementID = .incrementing(from: next)
+    } operation: {
+      try assertion(&state)
     }
   }
 
