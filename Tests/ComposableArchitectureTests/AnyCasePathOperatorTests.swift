@@ -47,12 +47,17 @@ import Testing
     state.optional = Counter.State()
     state.presented = Counter.State()
     state.rows = [Counter.State(id: 7)]
+    // NB: A screen pushed outside a store takes the next identity of the process's counter,
+    // which other tests move: the test reads the one it got.
     state.path.append(Counter.State())
+    let pathID = state.path.ids[0]
     let store = TestStore(initialState: state) { Parent() }
     await store.send(.optional(.increment)) { $0.optional?.count = 1 }
     await store.send(.presented(.presented(.increment))) { $0.presented?.count = 1 }
     await store.send(.row(id: 7, action: .increment)) { $0.rows[id: 7]?.count = 1 }
-    await store.send(.path(.element(id: 0, action: .increment))) { $0.path[id: 0]?.count = 1 }
+    await store.send(.path(.element(id: pathID, action: .increment))) {
+      $0.path[id: pathID]?.count = 1
+    }
   }
 
   enum Screen: Equatable {
