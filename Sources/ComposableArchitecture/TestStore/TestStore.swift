@@ -718,18 +718,6 @@ public final class TestStore<State: Equatable, Action> {
         """
   }
 
-  /// The received actions, one per line, indented to sit under a heading.
-  nonisolated private func dumpReceived() -> String {
-    self.received.map { String(customDumping: $0.action).indent(by: 4) }.joined(separator: "\n")
-  }
-
-  /// The actions whose effects are still running, one per line, indented to sit under a heading.
-  private func dumpInFlight() -> String {
-    self.runningEffects.parents.sorted()
-      .compactMap { self.provenance[$0].map { String(customDumping: $0.action).indent(by: 4) } }
-      .joined(separator: "\n")
-  }
-
   nonisolated private func report(
     expected: Bool = false, _ message: String, at location: _SourceLocation
   ) {
