@@ -69,6 +69,8 @@ let package = Package(
         "ComposableArchitecture",
         // NB: Starts the XCTest observer that expected failures on Linux end with.
         "ComposableArchitectureTestingLoader",
+        // NB: Clears the dependencies' cached defaults as each XCTest test starts.
+        .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
         // NB: What records a test store's run, which the test store finds at run time.
         "TimeTravel",

@@ -1,5 +1,6 @@
 import ComposableArchitecture
 import ComposableArchitectureTestingLoader
+@_spi(Internals) import Dependencies
 
 #if canImport(XCTest) && !_runtime(_ObjC)
   import XCTest
@@ -14,7 +15,8 @@ import ComposableArchitectureTestingLoader
     }
   }
 
-  /// Which XCTest test is running, told by XCTest from the time this module loads.
+  /// Which XCTest test is running, told by XCTest from the time this module loads; each test
+  /// starts with the dependencies' cached default values cleared.
   final class RunningXCTest: NSObject, XCTestObservation, @unchecked Sendable {
     // NB: Unchecked: `test` is read and written holding `lock`.
     static let shared = RunningXCTest()
@@ -25,6 +27,9 @@ import ComposableArchitectureTestingLoader
 
     func testCaseWillStart(_ testCase: XCTestCase) {
       self.lock.withLock { self.test = testCase }
+      // NB: Each test starts with the default dependencies made afresh (a new counter of stack
+      // identities, say), as swift-dependencies does where its own observer loads.
+      DependencyValues._current.cachedValues.resetCache()
     }
 
     func testCaseDidFinish(_ testCase: XCTestCase) {

@@ -65,9 +65,6 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     // default values on every read.
     dependencies.navigationIDPath = NavigationIDPath()
     dependencies._throttles = _Throttles()
-    if dependencies.stackElementID.isPerStore {
-      dependencies.stackElementID = .incrementing()
-    }
     if prepare, let reducer = reducer as? any _StoreDependencyPreparing {
       reducer._prepare(storeDependencies: &dependencies)
     }
@@ -281,7 +278,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     let ids: [_CancelID]
     switch target {
     case let .id(id):
-      ids = self.cancellables[id] == nil ? [] : [id]
+      ids = self.cancellables.keys.filter(target.matches)
       // NB: And what `withTaskCancellation(id:)` runs under the identifier outside any store.
       _cancellationCancellables.withValue { $0.cancelOutsideStores(id: id) }
     case .navigation:

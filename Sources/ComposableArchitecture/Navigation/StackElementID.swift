@@ -33,7 +33,7 @@ public struct StackElementID: Hashable, Comparable, Sendable, Codable,
     lhs.rawValue < rhs.rawValue
   }
 
-  /// The identity's number: 0 for the first screen a store pushes, 1 for the next, ….
+  /// The identity's number: 0 for the first screen of a test (or of the app), 1 for the next, ….
   public var generation: Int { self.rawValue }
 
   /// `#0`.
@@ -47,19 +47,23 @@ extension StackElementID: CustomStringConvertible, CustomDebugStringConvertible 
   public var debugDescription: String { "#\(self.rawValue)" }
 }
 
-/// Gives the identities of pushed screens: 0, 1, 2, … for each store.
+/// Gives the identities of pushed screens: 0, 1, 2, …, one counter per dependency context (for
+/// the process in an app, for each test in tests), as TCA's: screens a test makes before its store
+/// and the screens the store pushes share it.
 public struct StackElementIDGenerator: Sendable {
   /// Gives the next identity, as calling the generator does.
   public let next: @Sendable () -> StackElementID
-  /// The identity ``next`` would give, without giving it.
+  /// The identity ``next`` would give, without giving it. A generator made without a `peek` of
+  /// its own cannot tell, and gives it.
   public let peek: @Sendable () -> StackElementID
   let taken: @Sendable (StackElementID) -> Void
-  /// Whether each store gets a fresh counter (the default).
-  let isPerStore: Bool
+  /// Whether ``peek`` tells without giving: what a test store's copies for assertions and the
+  /// check of a pushed identity in tests need.
+  let canPeek: Bool
 
   /// A generator that calls `next` for each identity.
   public init(_ next: @escaping @Sendable () -> StackElementID) {
-    self.init(next: next, peek: nil, taken: { _ in }, isPerStore: false)
+    self.init(next: next, peek: nil, taken: { _ in })
   }
 
   /// A generator that draws identities from `next`, and is told by `taken` of each identity a
@@ -69,20 +73,30 @@ public struct StackElementIDGenerator: Sendable {
     next: @escaping @Sendable () -> StackElementID,
     taken: @escaping @Sendable (StackElementID) -> Void
   ) {
-    self.init(next: next, peek: nil, taken: taken, isPerStore: false)
+    self.init(next: next, peek: nil, taken: taken)
+  }
+
+  /// A generator that draws identities from `next`, says what it would give with `peek`, and is
+  /// told by `taken` of each identity a screen pushed with its own took. What a wrapper of a
+  /// counting generator forwards to it.
+  public init(
+    next: @escaping @Sendable () -> StackElementID,
+    peek: @escaping @Sendable () -> StackElementID,
+    taken: @escaping @Sendable (StackElementID) -> Void
+  ) {
+    self.init(next: next, peek: Optional(peek), taken: taken)
   }
 
   /// `peek` says what `next` would give; without it, a generator that cannot tell gives it.
   private init(
     next: @escaping @Sendable () -> StackElementID,
     peek: (@Sendable () -> StackElementID)?,
-    taken: @escaping @Sendable (StackElementID) -> Void,
-    isPerStore: Bool
+    taken: @escaping @Sendable (StackElementID) -> Void
   ) {
     self.next = next
     self.peek = peek ?? next
     self.taken = taken
-    self.isPerStore = isPerStore
+    self.canPeek = peek != nil
   }
 
   /// The next identity.
@@ -113,37 +127,20 @@ public struct StackElementIDGenerator: Sendable {
         }
       },
       peek: { StackElementID(rawValue: counter.value) },
-      taken: { id in counter.withValue { $0 = max($0, id.rawValue + 1) } },
-      isPerStore: false
+      taken: { id in counter.withValue { $0 = max($0, id.rawValue + 1) } }
     )
-  }
-
-  /// The default: a store replaces it with a counter of its own, from 0; outside a store, one
-  /// counter for the process.
-  static let perStore = Self(
-    next: { incrementingFallback() },
-    peek: { StackElementID(rawValue: sharedCounter.value) },
-    taken: { id in sharedCounter.withValue { $0 = max($0, id.rawValue + 1) } },
-    isPerStore: true
-  )
-}
-
-private let sharedCounter = LockIsolated(0)
-
-private func incrementingFallback() -> StackElementID {
-  sharedCounter.withValue { count in
-    defer { count += 1 }
-    return StackElementID(rawValue: count)
   }
 }
 
 private enum StackElementIDKey: DependencyKey {
-  static let liveValue = StackElementIDGenerator.perStore
-  static let testValue = StackElementIDGenerator.perStore
+  // NB: Computed, so that each context's cache (the app's, each test's) has a counter of its own.
+  static var liveValue: StackElementIDGenerator { .incrementing() }
+  static var testValue: StackElementIDGenerator { .incrementing() }
 }
 
 extension DependencyValues {
-  /// Gives the identities of pushed screens; each store counts from 0 unless this is set.
+  /// Gives the identities of pushed screens; each test (and the app) counts from 0 unless this is
+  /// set.
   public var stackElementID: StackElementIDGenerator {
     get { self[StackElementIDKey.self] }
     set { self[StackElementIDKey.self] = newValue }

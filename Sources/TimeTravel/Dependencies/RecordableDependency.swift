@@ -66,6 +66,8 @@ extension RecordableDependency {
       let value = live()
       capture(String(value.rawValue))
       return value
+    } peek: {
+      live.peek()
     } taken: {
       live.take($0)
     }
