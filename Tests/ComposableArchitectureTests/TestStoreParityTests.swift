@@ -95,3 +95,41 @@ import Testing
       issues.first?.hasPrefix("Must handle 1 received action before sending an action.") == true)
   }
 }
+
+/// A feature whose action has a case named as a field of its state (`isOn`), made with the state's
+/// `.init()`, as TCA's test store tests write it: the state's type is found from the reducer.
+@Reducer
+struct SameNameToggle {
+  @ObservableState
+  struct State: Equatable { var isOn = false }
+  enum Action: BindableAction {
+    case binding(BindingAction<State>)
+    case onAppear
+    case isOn(Bool)
+  }
+  var body: some ReducerOf<Self> {
+    BindingReducer()
+    Reduce { _, action in
+      switch action {
+      case .binding:
+        return .none
+      case .onAppear:
+        return .send(.isOn(true))
+      case .isOn:
+        return .send(.set(\.isOn, true))
+      }
+    }
+  }
+}
+
+@MainActor
+@Test func aTestStoreFindsItsStatesTypeFromTheReducer() async {
+  let store = TestStore(initialState: .init()) {
+    SameNameToggle()
+  }
+  await store.send(.onAppear)
+  await store.receive(\.isOn)
+  await store.receive(\.binding.isOn) {
+    $0.isOn = true
+  }
+}

@@ -3,7 +3,14 @@ import Foundation
 
 /// State that is presented and goes away after any of its buttons: an alert or a dialog. A
 /// ``PresentationState`` of it needs no reducer (`ifLet(\.$alert, action: \.alert)`).
-public protocol _EphemeralState {}
+public protocol _EphemeralState<Action> {
+  /// What its buttons send.
+  associatedtype Action
+}
+
+extension _EphemeralState {
+  static var _actionType: Any.Type { Action.self }
+}
 
 /// An alert, as data: its title, message and buttons, each sending an action of the feature.
 ///

@@ -1,3 +1,5 @@
+import IssueReporting
+
 /// An action as a failure or a log names it: its case path with the cases nested in it and the
 /// labels of what they carry, values left out: `Feature.Action.row(id:, action: .tapped)`, or
 /// `.row(id:, action: .tapped)` when `abbreviated`. A value that describes itself for debugging
@@ -34,4 +36,19 @@ private func caseOutput(_ value: Any) -> String {
 /// Whether a tuple element's label is its position (`.0`), not a name.
 private func isPositional(_ label: String) -> Bool {
   label.allSatisfy { $0 == "." || $0.isNumber }
+}
+
+/// Reports a change made through a case subscript (`$destination[case: \.detail]`,
+/// `path[id: 0, case: \.detail]`) when the value is in another case, or absent, as TCA does:
+/// `Can't modify unrelated case "alert"`.
+func reportUnrelatedCaseModification(of root: Any?) {
+  var description = ""
+  if let root {
+    let mirror = Mirror(reflecting: root)
+    if mirror.displayStyle == .enum {
+      let name = mirror.children.first?.label ?? "\(root)"
+      description = " " + name.debugDescription
+    }
+  }
+  reportIssue("Can't modify unrelated case\(description)")
 }

@@ -23,6 +23,10 @@ public struct PresentationState<State> {
   // NB: Boxed, as in TCA, so that a feature can present itself (`@Presents var child:
   // State?` inside `State`): a value type cannot hold itself inline. Copied on write.
   private var storage: Storage
+  /// The presentation `ifLet` last saw, so that it cancels the effects of one a parent dismissed
+  /// after it ran (or before, outside it) when the next action reaches it. Not part of the value:
+  /// equality, hashing and the recorded form leave it out.
+  var presentedID: NavigationID?
 
   final class Storage: @unchecked Sendable {
     // NB: Unchecked: a storage shared by two values is only read; a write first makes it unique.
@@ -64,20 +68,25 @@ public struct PresentationState<State> {
 extension PresentationState {
   /// The presented state's case, through a case path made by `/Destination.detail`: setting a
   /// value replaces the presented state when it is in that case; setting `nil` dismisses it when
-  /// it is.
+  /// it is. A change through the wrong case (or when nothing is presented) is reported as an issue,
+  /// as TCA's.
   public subscript<Case>(case path: AnyCasePath<State, Case>) -> Case? {
-    get { self.wrappedValue.flatMap(path.extract(from:)) }
-    set {
-      guard self.wrappedValue.flatMap(path.extract(from:)) != nil else { return }
-      self.wrappedValue = newValue.map(path.embed)
+    _read { yield self.wrappedValue.flatMap(path.extract(from:)) }
+    _modify {
+      let root = self.wrappedValue
+      var value = root.flatMap(path.extract(from:))
+      let wasInCase = value != nil
+      yield &value
+      guard wasInCase else { return reportUnrelatedCaseModification(of: root) }
+      self.wrappedValue = value.map(path.embed)
     }
   }
 
   /// ``subscript(case:)-(AnyCasePath<State,Case>)`` with a case key path: `$destination[case:
   /// \.detail]`.
   public subscript<Case>(case path: CaseKeyPath<State, Case>) -> Case? where State: CasePathable {
-    get { self[case: AnyCasePath(path)] }
-    set { self[case: AnyCasePath(path)] = newValue }
+    _read { yield self[case: AnyCasePath(path)] }
+    _modify { yield &self[case: AnyCasePath(path)] }
   }
 }
 

@@ -21,6 +21,10 @@ public struct StackState<Element> {
   private var elements: [StackElementID: Element] = [:]
   /// The identities of the screens, bottom first.
   public private(set) var ids: [StackElementID] = []
+  /// The identities of the screens `forEach` last saw, so that it cancels the effects of those a
+  /// parent removed after it ran (or before, outside it) when the next action reaches it. Not part
+  /// of the value: equality, hashing and the recorded form leave it out.
+  var mounted: [StackElementID] = []
 
   /// An empty stack.
   public init() {}
@@ -47,19 +51,24 @@ public struct StackState<Element> {
   }
 
   /// The case of the screen with an identity: `state.path[id: 0, case: \.detail]`. Setting a
-  /// value replaces the screen when it is in that case; setting `nil` pops it when it is.
+  /// value replaces the screen when it is in that case; setting `nil` pops it when it is. A change
+  /// through the wrong case (or an identity not in the stack) is reported as an issue, as TCA's.
   public subscript<Case>(id id: StackElementID, case path: CaseKeyPath<Element, Case>) -> Case?
   where Element: CasePathable {
-    get { self[id: id].flatMap { $0[case: path] } }
-    set { self[id: id, case: AnyCasePath(path)] = newValue }
+    _read { yield self[id: id, case: AnyCasePath(path)] }
+    _modify { yield &self[id: id, case: AnyCasePath(path)] }
   }
 
   /// ``subscript(id:case:)`` with a case path made by `/Element.detail`, as TCA still takes.
   public subscript<Case>(id id: StackElementID, case path: AnyCasePath<Element, Case>) -> Case? {
-    get { self[id: id].flatMap(path.extract(from:)) }
-    set {
-      guard self[id: id].flatMap(path.extract(from:)) != nil else { return }
-      self[id: id] = newValue.map(path.embed)
+    _read { yield self[id: id].flatMap(path.extract(from:)) }
+    _modify {
+      let root = self[id: id]
+      var value = root.flatMap(path.extract(from:))
+      let wasInCase = value != nil
+      yield &value
+      guard wasInCase else { return reportUnrelatedCaseModification(of: root) }
+      self[id: id] = value.map(path.embed)
     }
   }
 
@@ -187,6 +196,8 @@ extension StackState: Decodable where Element: Decodable {
       }
       self.append(try entry.decode(Element.self, forKey: .element), id: id)
     }
+    // NB: A stack read back (a checkpoint's) was run by its reducer as it is.
+    self.mounted = self.ids
   }
 }
 

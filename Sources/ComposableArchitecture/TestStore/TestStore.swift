@@ -50,6 +50,24 @@ public final class TestStore<State: Equatable, Action> {
   /// either, and that time does not count.
   public var timeout: Duration
 
+  /// Whether async work runs serially on the main thread while the store lives, so that effects
+  /// driven by a test clock advance deterministically; the setting before it comes back when the
+  /// store goes. `false` unless set: TCA's test store turns it on by default, but on Linux the
+  /// check at the end of an XCTest test cannot let effects finish while it holds the main thread.
+  public var useMainSerialExecutor: Bool {
+    get { uncheckedUseMainSerialExecutor }
+    set {
+      if newValue, !self.holdsMainSerialExecutor.value {
+        self.holdsMainSerialExecutor.setValue(true)
+        _MainSerialExecutorHolds.acquire()
+      } else if !newValue, self.holdsMainSerialExecutor.value {
+        self.holdsMainSerialExecutor.setValue(false)
+        _MainSerialExecutorHolds.release()
+      }
+    }
+  }
+  nonisolated private let holdsMainSerialExecutor = LockIsolated(false)
+
   let core: any _RootStoreCore<State, Action>
   /// The shared values the reducers and effects changed since the last assertion.
   private let sharedChanges = _SharedChangeTracker()
@@ -163,7 +181,29 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
+  /// ``init(initialState:recording:reducer:withDependencies:timeout:fileID:filePath:line:column:)``
+  /// for a trailing closure that returns the reducer, as TCA's takes it: the state's type is then
+  /// found from the reducer's, so that `TestStore(initialState: .init()) { Feature() }` compiles.
+  @_disfavoredOverload
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: @autoclosure () -> State,
+    recording: TestStoreRecording? = nil,
+    _ reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
+    timeout: Duration = .seconds(1),
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    self.init(
+      initialState: initialState(), recording: recording, reducer: { reducer() },
+      withDependencies: prepareDependencies, timeout: timeout, fileID: fileID,
+      filePath: filePath, line: line, column: column)
+  }
+
   deinit {
+    if self.holdsMainSerialExecutor.value { _MainSerialExecutorHolds.release() }
     self.completed()
     if let failure = self.recording?.finish() {
       _reportTestFailure(
@@ -234,7 +274,8 @@ public final class TestStore<State: Equatable, Action> {
     self.currentSendLocation = location
     // NB: The assertion pushes screens with the identities the action's own pushes took, as
     // TCA's does: from the store's next identity before the action.
-    self.assertionStackElementID = self.core.dependencies.stackElementID.peek()
+    let generator = self.core.dependencies.stackElementID
+    self.assertionStackElementID = generator.canPeek ? generator.peek() : nil
     defer { self.assertionStackElementID = nil }
     self.core.send(
       action, origin: .send, site: CallSite(fileID: fileID, line: line), tasks: tasks)
@@ -676,12 +717,15 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  /// Runs an assertion closure on `state`; after a `send`, a screen it pushes gets the identity
-  /// the action's own push took.
+  /// Runs an assertion closure on `state` with a copy of the store's stack identities, so that
+  /// what it appends leaves the store's own untouched: after a `send`, a screen it pushes gets the
+  /// identity the action's own push took; after a `receive`, the store's next one.
   private func runAssertion(
     _ assertion: (inout State) throws -> Void, on state: inout State
   ) throws {
-    guard let next = self.assertionStackElementID else { return try assertion(&state) }
+    let generator = self.core.dependencies.stackElementID
+    guard let next = self.assertionStackElementID ?? (generator.canPeek ? generator.peek() : nil)
+    else { return try assertion(&state) }
     try withDependencies {
       $0.stackElementID = .incrementing(from: next)
     } operation: {

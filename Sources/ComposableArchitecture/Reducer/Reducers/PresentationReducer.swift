@@ -99,7 +99,12 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
     case (.some(let destinationState), .presented(let destinationAction)?):
       destinationEffects = self.reduceDestination(
         into: &state, action: destinationAction, id: idBefore)
-      dismisses = isEphemeral(destinationState)
+      // NB: As TCA's: an alert goes away after one of its buttons' actions, not after an action
+      // meant for another case of the destination.
+      dismisses =
+        ephemeralActionType(of: destinationState).map {
+          isAction(destinationAction, of: $0)
+        } ?? false
     case (.some, .dismiss?):
       dismisses = true
     case (nil, let presentationAction?):
@@ -112,13 +117,21 @@ public struct _PresentationReducer<Base: Reducer, Destination: Reducer>: Reducer
     if dismisses, idBefore != nil, self.navigationID(for: state) == idBefore {
       state[keyPath: self.toPresentationState].wrappedValue = nil
     }
+    // NB: As TCA's: the presentation this reducer saw last time is cancelled too, when a parent
+    // dismissed or replaced it outside this reducer.
     @Dependency(\.navigationIDPath) var navigationIDPath
-    let cancelEffects: Effect<Base.Action> =
-      if let idBefore, idBefore != self.navigationID(for: state) {
-        ._cancel(navigationIDPath: navigationIDPath.appending(idBefore))
-      } else {
-        .none
-      }
+    let idAfter = self.navigationID(for: state)
+    var cancelled: [NavigationID] = []
+    for id in [state[keyPath: self.toPresentationState].presentedID, idBefore]
+    where id != nil && id != idAfter && !cancelled.contains(id!) {
+      cancelled.append(id!)
+    }
+    if state[keyPath: self.toPresentationState].presentedID != idAfter {
+      state[keyPath: self.toPresentationState].presentedID = idAfter
+    }
+    let cancelEffects = Effect<Base.Action>.merge(
+      cancelled.map { ._cancel(navigationIDPath: navigationIDPath.appending($0)) }
+    )
     return .merge(destinationEffects, baseEffects, cancelEffects)
   }
 
@@ -215,6 +228,25 @@ struct EphemeralIdentity: Hashable {
 
 /// Whether a presented value is an alert or a dialog (or an enum case holding one), dismissed
 /// after any action of its buttons.
+/// The type of what an alert or a dialog sends, presented alone or as a case of an enum of
+/// destinations; `nil` for a feature that is not ephemeral.
+func ephemeralActionType(of value: Any) -> Any.Type? {
+  if let ephemeral = value as? any _EphemeralState { return type(of: ephemeral)._actionType }
+  let mirror = Mirror(reflecting: value)
+  guard mirror.displayStyle == .enum, let child = mirror.children.first,
+    let ephemeral = child.value as? any _EphemeralState
+  else { return nil }
+  return type(of: ephemeral)._actionType
+}
+
+/// Whether `action` is of `type`, or a case of an enum that carries one.
+func isAction(_ action: Any, of type: Any.Type) -> Bool {
+  if Swift.type(of: action) == type { return true }
+  let mirror = Mirror(reflecting: action)
+  guard mirror.displayStyle == .enum, let child = mirror.children.first else { return false }
+  return Swift.type(of: child.value) == type
+}
+
 func isEphemeral(_ value: Any) -> Bool {
   if value is any _EphemeralState { return true }
   let mirror = Mirror(reflecting: value)

@@ -17,7 +17,8 @@ extension Reducer {
   /// - `.element(id:action:)` runs the screen with that identity, then the parent.
   /// - `.push(id:state:)` pushes the screen with that identity, then runs the parent.
   /// - `.popFrom(id:)` runs the parent with the screens still there, then pops them.
-  /// - The effects of a screen are cancelled when it leaves the stack, however it leaves.
+  /// - The effects of a screen are cancelled when it leaves the stack, however it leaves: when a
+  ///   parent removes it outside this reducer, at the next action that reaches it.
   /// - Inside a screen's effects, `@Dependency(\.dismiss)` pops it and
   ///   `@Dependency(\.isPresented)` is `true`.
   /// - An action for a screen that is not in the stack is reported as an issue.
@@ -68,7 +69,13 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
   public func reduce(
     into state: inout Base.State, action: Base.Action
   ) -> Effect<Base.Action> {
-    let idsBefore = state[keyPath: self.toStackState].ids
+    // NB: As TCA's: the screens this reducer saw last time, so that a screen the parent removed
+    // outside it is cancelled when the next action reaches it; and those there now, for a screen
+    // that had effects started before it was ever seen.
+    var idsBefore = state[keyPath: self.toStackState].mounted
+    for id in state[keyPath: self.toStackState].ids where !idsBefore.contains(id) {
+      idsBefore.append(id)
+    }
     var destinationEffects: Effect<Base.Action> = .none
     var popFrom: StackElementID?
     switch self.toStackAction.extract(from: action) {
@@ -91,6 +98,11 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
       // later get identities after its.
       if state[keyPath: self.toStackState][id: id] == nil {
         @Dependency(\.stackElementID) var stackElementID
+        @Dependency(\.context) var context
+        // NB: As TCA's: a test that pushes a screen names the identity the store would give it.
+        if context == .test, stackElementID.canPeek, id > stackElementID.peek() {
+          self.reportUnexpectedGeneration(id, expected: stackElementID.peek())
+        }
         stackElementID.take(id)
         state[keyPath: self.toStackState].append(elementState, id: id)
       } else {
@@ -107,6 +119,9 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
     }
     // Every screen that left the stack, however it left, has its effects cancelled.
     let idsAfter = Set(state[keyPath: self.toStackState].ids)
+    if state[keyPath: self.toStackState].mounted != state[keyPath: self.toStackState].ids {
+      state[keyPath: self.toStackState].mounted = state[keyPath: self.toStackState].ids
+    }
     @Dependency(\.navigationIDPath) var navigationIDPath
     let cancelEffects = Effect<Base.Action>.merge(
       idsBefore.filter { !idsAfter.contains($0) }.map {
@@ -170,6 +185,24 @@ public struct _StackReducer<Base: Reducer, Destination: Reducer>: Reducer {
       fix this make sure that actions for this reducer can only be sent from a store when \
       its state contains an element at this id. In SwiftUI applications, use \
       "NavigationStack.init(path:)" with a binding to a store.
+      """,
+      fileID: self.location.fileID,
+      filePath: self.location.filePath,
+      line: self.location.line,
+      column: self.location.column
+    )
+  }
+
+  private func reportUnexpectedGeneration(_ id: StackElementID, expected: StackElementID) {
+    reportIssue(
+      """
+      A "forEach" at "\(self.location.fileID):\(self.location.line)" received a "push" action \
+      with an unexpected generational ID.
+
+        Received ID:
+          \(id)
+        Expected ID:
+          \(expected)
       """,
       fileID: self.location.fileID,
       filePath: self.location.filePath,
