@@ -37,10 +37,11 @@ import ConcurrencyExtras
     if self.tasks[registered]?.isEmpty == true { self.tasks[registered] = nil }
   }
 
-  /// Cancels what runs under `id`, in every store and outside them; each is forgotten when it
-  /// returns.
+  /// Cancels what runs under `id`, in every store and outside them, at its navigation path or
+  /// below it; each is forgotten when it returns.
   func cancel(id: _CancelID) {
-    for (key, tasks) in self.tasks where key.id == id {
+    let target = _CancelTarget.id(id)
+    for (key, tasks) in self.tasks where target.matches(key.id) {
       for task in tasks.values { task.cancel() }
     }
   }
@@ -54,10 +55,11 @@ import ConcurrencyExtras
   /// How many cancellation identifiers have an effect in flight, counted once per store.
   public var count: Int { self.tasks.count }
 
-  /// Whether an effect is in flight under `id`, made by the feature at `path`, in any store.
+  /// Whether an effect is in flight under `id`, made by the feature at `path` or one presented
+  /// below it, in any store.
   public func exists(at id: some Hashable & Sendable, path: NavigationIDPath) -> Bool {
-    let id = _CancelID(id: id, navigationIDPath: path)
-    return self.tasks.keys.contains { $0.id == id }
+    let target = _CancelTarget.id(_CancelID(id: id, navigationIDPath: path))
+    return self.tasks.keys.contains { target.matches($0.id) }
   }
 
   /// Cancels every effect in flight and forgets it: a test's tear-down, after it has reported

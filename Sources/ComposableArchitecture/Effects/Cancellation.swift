@@ -65,15 +65,20 @@ extension Effect {
 @usableFromInline
 struct _CancelID: Hashable, Sendable {
   let id: AnyHashableSendable?
+  // NB: The identifier's type, hashed with it, as TCA's: identifiers of empty types (`enum
+  // CancelID { case timer }` in one feature and another) hash apart.
+  let discriminator: ObjectIdentifier?
   let navigationIDPath: NavigationIDPath
 
   init(id: some Hashable & Sendable, navigationIDPath: NavigationIDPath) {
     self.id = AnyHashableSendable(id)
+    self.discriminator = ObjectIdentifier(type(of: id))
     self.navigationIDPath = navigationIDPath
   }
 
   init(navigationIDPath: NavigationIDPath) {
     self.id = nil
+    self.discriminator = nil
     self.navigationIDPath = navigationIDPath
   }
 }
@@ -81,7 +86,8 @@ struct _CancelID: Hashable, Sendable {
 /// What a cancel effect cancels.
 @usableFromInline
 enum _CancelTarget: Sendable {
-  /// The effects registered with an identifier.
+  /// The effects registered with an identifier, by the feature at the identifier's navigation
+  /// path or by one presented below it (a parent's cancel reaches its children's, as TCA's).
   case id(_CancelID)
   /// The effects of every feature at or below a navigation path.
   case navigation(NavigationIDPath)
@@ -89,7 +95,8 @@ enum _CancelTarget: Sendable {
   func matches(_ cancelID: _CancelID) -> Bool {
     switch self {
     case let .id(id):
-      return id == cancelID
+      return id.id == cancelID.id && id.discriminator == cancelID.discriminator
+        && cancelID.navigationIDPath.starts(with: id.navigationIDPath)
     case let .navigation(path):
       return cancelID.navigationIDPath.starts(with: path)
     }

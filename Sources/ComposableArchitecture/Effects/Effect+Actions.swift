@@ -34,7 +34,9 @@ extension Effect {
     case .none:
       return
     case let .send(action, _):
-      Send(send: yield)(action)
+      // NB: Delivered as it starts, as TCA's synchronous effect is: a cancellation in flight
+      // (`cancelInFlight` of its own identifier, twice over) cannot stop it.
+      yield(action)
     case let .run(_, _, operation):
       await operation(Send(send: yield))
     case let .merge(effects):

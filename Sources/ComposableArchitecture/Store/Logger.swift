@@ -40,8 +40,18 @@ func storeTypeName<State, Action>(of _: Store<State, Action>.Type) -> String {
 }
 
 /// `type`'s qualified name with the module that begins each qualified name taken off:
-/// `Optional<Parent.State>` for `Swift.Optional<App.Parent.State>`.
-func typeNameWithoutModules(_ type: Any.Type) -> String {
+/// `Optional<Parent.State>` for `Swift.Optional<App.Parent.State>`; `Optional` with its generic
+/// arguments abbreviated, as TCA's warnings name a parent's state.
+func typeNameWithoutModules(_ type: Any.Type, genericsAbbreviated: Bool = false) -> String {
+  let name = nameWithoutModules(type)
+  guard genericsAbbreviated, let open = name.firstIndex(of: "<"),
+    let close = name.lastIndex(of: ">"),
+    open < close
+  else { return name }
+  return String(name[..<open]) + String(name[name.index(after: close)...])
+}
+
+private func nameWithoutModules(_ type: Any.Type) -> String {
   let qualified = _stableTypeName(type)
   var result = ""
   var name = ""

@@ -101,7 +101,7 @@ public struct _IfCaseLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         This is generally considered an application logic error, and can happen for a few \
         reasons:
 
-        A parent reducer set "\(typeNameWithoutModules(Parent.State.self))" to a different case \
+        A parent reducer set "\(typeNameWithoutModules(Parent.State.self, genericsAbbreviated: true))" to a different case \
         before this reducer ran. This reducer must run before any other reducer sets child state \
         to a different case. This ensures that child reducers can handle their actions while \
         their state is still available.
