@@ -133,3 +133,68 @@ struct SameNameToggle {
     $0.isOn = true
   }
 }
+
+@Reducer
+struct StampedCounter {
+  struct State: Equatable {
+    var count = 0
+    var stamp: Date?
+  }
+  enum Action: Equatable { case tap, response, close }
+  @Dependency(\.date.now) var now
+  @Dependency(\.dismiss) var dismiss
+  var body: some ReducerOf<Self> {
+    Reduce { state, action in
+      switch action {
+      case .tap:
+        state.count += 1
+        return .send(.response)
+      case .response:
+        state.count += 1
+        state.stamp = self.now
+        return .none
+      case .close:
+        return .run { _ in await self.dismiss() }
+      }
+    }
+  }
+}
+
+@MainActor
+@Test func insideAnAssertionTheStoresStateIsStillTheOneBeforeTheAction() async {
+  let store = TestStore(initialState: StampedCounter.State()) {
+    StampedCounter()
+  } withDependencies: {
+    $0.date.now = Date(timeIntervalSince1970: 1)
+  }
+  await store.send(.tap) {
+    #expect(store.state.count == 0)
+    $0.count = 1
+  }
+  #expect(store.state.count == 1)
+  await store.receive(.response) {
+    #expect(store.state.count == 1)
+    $0.count = 2
+    // NB: Read with the store's dependencies: the test context has no `date` of its own.
+    @Dependency(\.date.now) var now
+    $0.stamp = now
+  }
+  #expect(store.state.count == 2)
+}
+
+@MainActor
+@Test func anActionSentToADismissedStoreIsReportedAndNotRun() async {
+  let store = TestStore(initialState: StampedCounter.State()) {
+    StampedCounter()
+  } withDependencies: {
+    $0.date.now = Date(timeIntervalSince1970: 1)
+  }
+  await store.send(.close).finish()
+  #expect(store.isDismissed)
+  await withKnownIssue {
+    await store.send(.tap)
+  } matching: { issue in
+    issue.description.hasSuffix("Can't send action to dismissed test store.")
+  }
+  #expect(store.state.count == 0)
+}

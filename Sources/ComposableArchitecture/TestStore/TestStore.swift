@@ -253,6 +253,10 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async -> TestStoreTask {
     let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard !self.isDismissed else {
+      self.report("Can't send action to dismissed test store.", at: location)
+      return TestStoreTask(rawValue: nil, timeout: self.timeout)
+    }
     if !self.received.isEmpty {
       // NB: An exhaustive store keeps them, to be received after this action's own.
       self.reportUnlessSkipped(
@@ -281,10 +285,11 @@ public final class TestStore<State: Equatable, Action> {
       action, origin: .send, site: CallSite(fileID: fileID, line: line), tasks: tasks)
     self.currentSendLocation = nil
     let stateAfter = self.lastSentState ?? self.core.state
-    self.baseline = stateAfter
+    // NB: As TCA's: inside the assertion, `store.state` is still the state before the action.
     self.assertState(
       from: stateBefore, to: stateAfter, updateStateToExpectedResult, at: location
     )
+    self.baseline = stateAfter
     await Task.megaYield()
     return TestStoreTask(rawValue: tasks.isEmpty ? nil : tasks.waiter(), timeout: self.timeout)
   }
@@ -506,8 +511,8 @@ public final class TestStore<State: Equatable, Action> {
       self.received.removeFirst(index + 1)
     }
     let stateBefore = self.baseline
-    self.baseline = state
     self.assertState(from: stateBefore, to: state, updateStateToExpectedResult, at: location)
+    self.baseline = state
     await Task.megaYield()
   }
 
@@ -717,17 +722,19 @@ public final class TestStore<State: Equatable, Action> {
     }
   }
 
-  /// Runs an assertion closure on `state` with a copy of the store's stack identities, so that
-  /// what it appends leaves the store's own untouched: after a `send`, a screen it pushes gets the
+  /// Runs an assertion closure on `state` with the store's dependencies and a copy of its stack
+  /// identities, so that what it appends leaves the store's own untouched: after a `send`, a screen it pushes gets the
   /// identity the action's own push took; after a `receive`, the store's next one.
   private func runAssertion(
     _ assertion: (inout State) throws -> Void, on state: inout State
   ) throws {
-    let generator = self.core.dependencies.stackElementID
-    guard let next = self.assertionStackElementID ?? (generator.canPeek ? generator.peek() : nil)
-    else { return try assertion(&state) }
+    let dependencies = self.core.dependencies
+    let generator = dependencies.stackElementID
+    let next = self.assertionStackElementID ?? (generator.canPeek ? generator.peek() : nil)
+    // NB: As TCA's: the assertion reads the store's dependencies (`@Dependency(\.date.now)`).
     try withDependencies {
-      $0.stackElementID = .incrementing(from: next)
+      $0 = dependencies
+      if let next { $0.stackElementID = .incrementing(from: next) }
     } operation: {
       try assertion(&state)
     }
