@@ -18,12 +18,15 @@ struct NavigationID: Hashable, @unchecked Sendable {
     self.name = name
   }
 
-  /// An identifier for a child whose identity is taken from its value when it is `Identifiable`.
+  /// An identifier for a child whose identity is taken from its value when it is `Identifiable`;
+  /// an alert's or a dialog's, new for each one made, is kept out of an effect's recorded shape.
   init(keyPath: AnyKeyPath, value: Any) {
     func open<T: Identifiable>(_ value: T) -> AnyHashable { AnyHashable(value.id) }
+    let id = (value as? any Identifiable).map { open($0) }
     self.init(
       keyPath: keyPath,
-      identity: (value as? any Identifiable).map { open($0) }
+      identity: value is any _EphemeralState
+        ? id.map { AnyHashable(EphemeralIdentity(id: $0)) } : id
     )
   }
 

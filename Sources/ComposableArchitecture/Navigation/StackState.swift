@@ -213,3 +213,17 @@ extension StackState: CustomDumpReflectable {
     )
   }
 }
+
+extension StackState: CustomReflectable {
+  /// Each screen with its identity, bottom first: what a recording of a state without `Codable`
+  /// writes, the shape of the stack's own `Codable` (`[{"element":…,"id":0}]`).
+  public var customMirror: Mirror {
+    Mirror(
+      self,
+      children: self.ids.map { id in
+        (label: String?.none, value: (element: self.elements[id]!, id: id) as Any)
+      },
+      displayStyle: .collection
+    )
+  }
+}
