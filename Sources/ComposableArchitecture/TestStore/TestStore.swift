@@ -51,18 +51,21 @@ public final class TestStore<State: Equatable, Action> {
   public var timeout: Duration
 
   /// Whether async work runs serially on the main thread while the store lives, so that effects
-  /// driven by a test clock advance deterministically; the setting before it comes back when the
-  /// store goes. `false` unless set: TCA's test store turns it on by default, but on Linux the
-  /// check at the end of an XCTest test cannot let effects finish while it holds the main thread.
+  /// driven by a test clock advance deterministically: `true` from the moment a test store is
+  /// made, as in TCA. When the store goes, the setting it found comes back (see
+  /// `_MainSerialExecutorHolds` for stores that come and go out of order).
   public var useMainSerialExecutor: Bool {
     get { uncheckedUseMainSerialExecutor }
     set {
       if newValue, !self.holdsMainSerialExecutor.value {
         self.holdsMainSerialExecutor.setValue(true)
-        _MainSerialExecutorHolds.acquire()
-      } else if !newValue, self.holdsMainSerialExecutor.value {
-        self.holdsMainSerialExecutor.setValue(false)
-        _MainSerialExecutorHolds.release()
+        _MainSerialExecutorHolds.acquire(self)
+      } else if !newValue {
+        if self.holdsMainSerialExecutor.value {
+          self.holdsMainSerialExecutor.setValue(false)
+          _MainSerialExecutorHolds.release(self)
+        }
+        uncheckedUseMainSerialExecutor = false
       }
     }
   }
@@ -179,6 +182,7 @@ public final class TestStore<State: Equatable, Action> {
         log.recordFedBack(action, id: context.id, parent: parent, state: state, fallback: location)
       }
     }
+    self.useMainSerialExecutor = true
   }
 
   /// ``init(initialState:recording:reducer:withDependencies:timeout:fileID:filePath:line:column:)``
@@ -203,8 +207,11 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   deinit {
-    if self.holdsMainSerialExecutor.value { _MainSerialExecutorHolds.release() }
-    self.completed()
+    // NB: On the main thread with async work serialized onto it, waiting cannot let an effect
+    // finish: what is still running is reported at once, as TCA's test store does.
+    let mayWait = !(uncheckedUseMainSerialExecutor && Thread.isMainThread)
+    if self.holdsMainSerialExecutor.value { _MainSerialExecutorHolds.release(self) }
+    self.completed(waitingForEffects: mayWait)
     if let failure = self.recording?.finish() {
       _reportTestFailure(
         failure, fileID: self.location.fileID, filePath: self.location.filePath,
@@ -290,7 +297,7 @@ public final class TestStore<State: Equatable, Action> {
       from: stateBefore, to: stateAfter, updateStateToExpectedResult, at: location
     )
     self.baseline = stateAfter
-    await Task.megaYield()
+    await _letEffectsRun()
     return TestStoreTask(rawValue: tasks.isEmpty ? nil : tasks.waiter(), timeout: self.timeout)
   }
 
@@ -513,7 +520,7 @@ public final class TestStore<State: Equatable, Action> {
     let stateBefore = self.baseline
     self.assertState(from: stateBefore, to: state, updateStateToExpectedResult, at: location)
     self.baseline = state
-    await Task.megaYield()
+    await _letEffectsRun()
   }
 
   // MARK: - Finishing
@@ -565,7 +572,7 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    await Task.megaYield()
+    await _letEffectsRun()
     let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     guard !self.received.isEmpty else {
       if strict {
@@ -587,7 +594,7 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    await Task.megaYield()
+    await _letEffectsRun()
     guard !self.runningEffects.isEmpty else {
       if strict {
         self.report(
@@ -599,7 +606,7 @@ public final class TestStore<State: Equatable, Action> {
     }
     self.core.cancelAllEffects()
     self.runningEffects.forgetAll()
-    await Task.megaYield()
+    await _letEffectsRun()
   }
 
   // MARK: - Internals
@@ -787,14 +794,14 @@ public final class TestStore<State: Equatable, Action> {
 
   /// Checks, when the test store goes away, that nothing was left unasserted. Effects still
   /// running are cancelled when the store's core goes away with it.
-  nonisolated private func completed() {
+  nonisolated private func completed(waitingForEffects: Bool) {
     guard self._exhaustivity == .on else { return }
     // NB: An effect that has sent its last action may still be returning, and one may be about
     // to feed an action back; give such effects a moment, which needs no main actor, before
     // calling them still running. The actions they feed back meanwhile count as unexpected. The
     // moment counts the time in which they could run, as `receive` does.
     var time = _RunnableTime()
-    while !self.runningEffects.isEmpty, time.counted < .milliseconds(250) {
+    while waitingForEffects, !self.runningEffects.isEmpty, time.counted < .milliseconds(250) {
       usleep(1_000)
       _RunnableTime.passThroughGlobalExecutor(waitingAtMost: .milliseconds(20))
       time.endRound()
