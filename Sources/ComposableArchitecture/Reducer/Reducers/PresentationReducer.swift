@@ -226,8 +226,6 @@ struct EphemeralIdentity: Hashable {
   let id: AnyHashable
 }
 
-/// Whether a presented value is an alert or a dialog (or an enum case holding one), dismissed
-/// after any action of its buttons.
 /// The type of what an alert or a dialog sends, presented alone or as a case of an enum of
 /// destinations; `nil` for a feature that is not ephemeral.
 func ephemeralActionType(of value: Any) -> Any.Type? {
@@ -247,6 +245,8 @@ func isAction(_ action: Any, of type: Any.Type) -> Bool {
   return Swift.type(of: child.value) == type
 }
 
+/// Whether a presented value is an alert or a dialog (or an enum case holding one), dismissed
+/// after any action of its buttons.
 func isEphemeral(_ value: Any) -> Bool {
   if value is any _EphemeralState { return true }
   let mirror = Mirror(reflecting: value)
