@@ -143,8 +143,10 @@ struct RaceLimitSetter {
         }
         if !agreed || (file != appValue && file != outsideValue) { return }
       }
-      // NB: Both orders happened often: the test tried what it says.
-      #expect(outsideWon > 100 && appWon > 100, "\(outsideWon) \(appWon) \(overlapped)")
+      // NB: Both orders happened: the test tried what it says. Not a tenth each: on a busy host,
+      // or with other tests' test stores serializing async work on the main thread, most rounds
+      // overlap, and the clear orders are fewer.
+      #expect(outsideWon > 20 && appWon > 20, "\(outsideWon) \(appWon) \(overlapped)")
     }
   }
 }
