@@ -2,45 +2,30 @@ import ConcurrencyExtras
 import Foundation
 
 /// The test stores alive that run async work on the main serial executor
-/// (``TestStore/useMainSerialExecutor``), each with the setting it found. A store turns it on; a
-/// store that goes away last-in-first-out puts back the setting it found, as TCA's does (a test
-/// that set it itself, after an earlier store was left alive, finds its own setting again); one
-/// that goes away out of order (tests running in parallel) leaves it to those still alive, and the
-/// last to go puts back what the first found.
-@_spi(Internals) public enum _MainSerialExecutorHolds {
-  private static let state = LockIsolated(
-    (base: false, holds: [(id: ObjectIdentifier, before: Bool)]()))
+/// (``TestStore/useMainSerialExecutor``). The first turns it on; when the last lets go, the
+/// setting before it is put back. Counted, not saved by
+/// each store, so that tests running in parallel (Swift Testing's default), whose stores come and
+/// go in any order, never leave it on, or off, behind them.
+enum _MainSerialExecutorHolds {
+  private static let state = LockIsolated((count: 0, before: false))
 
-  public static func acquire(_ holder: AnyObject) {
-    let id = ObjectIdentifier(holder)
+  static func acquire() {
     state.withValue { state in
-      if state.holds.isEmpty { state.base = uncheckedUseMainSerialExecutor }
-      state.holds.append((id, uncheckedUseMainSerialExecutor))
-      uncheckedUseMainSerialExecutor = true
+      if state.count == 0 {
+        state.before = uncheckedUseMainSerialExecutor
+        uncheckedUseMainSerialExecutor = true
+      }
+      state.count += 1
     }
   }
 
-  public static func release(_ holder: AnyObject) {
-    let id = ObjectIdentifier(holder)
+  static func release() {
     state.withValue { state in
-      guard let index = state.holds.lastIndex(where: { $0.id == id }) else { return }
-      let hold = state.holds.remove(at: index)
-      if state.holds.isEmpty {
-        uncheckedUseMainSerialExecutor = state.base
-      } else if index == state.holds.endIndex {
-        uncheckedUseMainSerialExecutor = hold.before
+      guard state.count > 0 else { return }
+      state.count -= 1
+      if state.count == 0 {
+        uncheckedUseMainSerialExecutor = state.before
       }
     }
-  }
-}
-
-/// Lets the effects a step started run before the test goes on: with async work serialized on
-/// the main thread, as many turns of it as effects that do not wait on a clock need; otherwise a
-/// few trips through the global executor.
-func _letEffectsRun() async {
-  if uncheckedUseMainSerialExecutor {
-    for _ in 0..<200 { await Task.yield() }
-  } else {
-    await Task.megaYield()
   }
 }

@@ -51,21 +51,18 @@ public final class TestStore<State: Equatable, Action> {
   public var timeout: Duration
 
   /// Whether async work runs serially on the main thread while the store lives, so that effects
-  /// driven by a test clock advance deterministically: `true` from the moment a test store is
-  /// made, as in TCA. When the store goes, the setting it found comes back (see
-  /// `_MainSerialExecutorHolds` for stores that come and go out of order).
+  /// driven by a test clock advance deterministically; the setting before it comes back when the
+  /// store goes. `false` unless set: TCA's test store turns it on by default, but on Linux the
+  /// check at the end of an XCTest test cannot let effects finish while it holds the main thread.
   public var useMainSerialExecutor: Bool {
     get { uncheckedUseMainSerialExecutor }
     set {
       if newValue, !self.holdsMainSerialExecutor.value {
         self.holdsMainSerialExecutor.setValue(true)
-        _MainSerialExecutorHolds.acquire(self)
-      } else if !newValue {
-        if self.holdsMainSerialExecutor.value {
-          self.holdsMainSerialExecutor.setValue(false)
-          _MainSerialExecutorHolds.release(self)
-        }
-        uncheckedUseMainSerialExecutor = false
+        _MainSerialExecutorHolds.acquire()
+      } else if !newValue, self.holdsMainSerialExecutor.value {
+        self.holdsMainSerialExecutor.setValue(false)
+        _MainSerialExecutorHolds.release()
       }
     }
   }
@@ -182,7 +179,6 @@ public final class TestStore<State: Equatable, Action> {
         log.recordFedBack(action, id: context.id, parent: parent, state: state, fallback: location)
       }
     }
-    self.useMainSerialExecutor = true
   }
 
   /// ``init(initialState:recording:reducer:withDependencies:timeout:fileID:filePath:line:column:)``
@@ -207,11 +203,8 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   deinit {
-    // NB: On the main thread with async work serialized onto it, waiting cannot let an effect
-    // finish: what is still running is reported at once, as TCA's test store does.
-    let mayWait = !(uncheckedUseMainSerialExecutor && Thread.isMainThread)
-    if self.holdsMainSerialExecutor.value { _MainSerialExecutorHolds.release(self) }
-    self.completed(waitingForEffects: mayWait)
+    if self.holdsMainSerialExecutor.value { _MainSerialExecutorHolds.release() }
+    self.completed()
     if let failure = self.recording?.finish() {
       _reportTestFailure(
         failure, fileID: self.location.fileID, filePath: self.location.filePath,
@@ -297,7 +290,7 @@ public final class TestStore<State: Equatable, Action> {
       from: stateBefore, to: stateAfter, updateStateToExpectedResult, at: location
     )
     self.baseline = stateAfter
-    await _letEffectsRun()
+    await Task.megaYield()
     return TestStoreTask(rawValue: tasks.isEmpty ? nil : tasks.waiter(), timeout: self.timeout)
   }
 
@@ -520,7 +513,7 @@ public final class TestStore<State: Equatable, Action> {
     let stateBefore = self.baseline
     self.assertState(from: stateBefore, to: state, updateStateToExpectedResult, at: location)
     self.baseline = state
-    await _letEffectsRun()
+    await Task.megaYield()
   }
 
   // MARK: - Finishing
@@ -572,7 +565,7 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    await _letEffectsRun()
+    await Task.megaYield()
     let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     guard !self.received.isEmpty else {
       if strict {
@@ -594,7 +587,7 @@ public final class TestStore<State: Equatable, Action> {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    await _letEffectsRun()
+    await Task.megaYield()
     guard !self.runningEffects.isEmpty else {
       if strict {
         self.report(
@@ -606,7 +599,7 @@ public final class TestStore<State: Equatable, Action> {
     }
     self.core.cancelAllEffects()
     self.runningEffects.forgetAll()
-    await _letEffectsRun()
+    await Task.megaYield()
   }
 
   // MARK: - Internals
@@ -794,14 +787,14 @@ public final class TestStore<State: Equatable, Action> {
 
   /// Checks, when the test store goes away, that nothing was left unasserted. Effects still
   /// running are cancelled when the store's core goes away with it.
-  nonisolated private func completed(waitingForEffects: Bool) {
+  nonisolated private func completed() {
     guard self._exhaustivity == .on else { return }
     // NB: An effect that has sent its last action may still be returning, and one may be about
     // to feed an action back; give such effects a moment, which needs no main actor, before
     // calling them still running. The actions they feed back meanwhile count as unexpected. The
     // moment counts the time in which they could run, as `receive` does.
     var time = _RunnableTime()
-    while waitingForEffects, !self.runningEffects.isEmpty, time.counted < .milliseconds(250) {
+    while !self.runningEffects.isEmpty, time.counted < .milliseconds(250) {
       usleep(1_000)
       _RunnableTime.passThroughGlobalExecutor(waitingAtMost: .milliseconds(20))
       time.endRound()
