@@ -218,4 +218,9 @@ final class DyingFileSystem: LogFileSystem {
     try self.base.list(directory)
   }
   func exists(_ path: String) -> Bool { self.base.exists(path) }
+  func lock(_ file: Int32) { self.base.lock(file) }
+  func lockHolder(of path: String) -> LockHolder? { self.base.lockHolder(of: path) }
+  func attributes(of path: String) -> (bytes: Int, modified: Date)? {
+    self.base.attributes(of: path)
+  }
 }

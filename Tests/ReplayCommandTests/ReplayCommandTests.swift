@@ -34,6 +34,33 @@ import Testing
     )
   }
 
+  /// A rolling recorder's folder whose session stopped on a full disk and started again
+  /// (`Tests/Fuzz/folder-corpus/gap`): `info` on the folder lists its sessions with the gap, and
+  /// on the segment after it says what is missing, as the REPL's `info` does.
+  @Test func infoShowsWhereARollingRecordingHasAGap() async throws {
+    let folder = "Tests/Fuzz/folder-corpus/gap"
+    let listing = try await self.replay("info", folder)
+    #expect(listing.status == 0, "\(listing)")
+    #expect(
+      listing.output
+        == """
+        counter-g  finished  6 segments, steps 71–150 over 0.0s, the last at 2025-11-24T16:00:00Z
+          gap before counter-g-000002.actionlog: actions 21–70 (50) were not recorded: No space left on device
+
+        """)
+    let segment = try await self.replay("info", "\(folder)/counter-g-000002.actionlog")
+    #expect(
+      segment.output.contains(
+        "\n  gap          before this segment: actions 21–70 (50) were not recorded: No space left on device\n"
+      ), "\(segment.output)")
+    let listed = try await self.replay("report", folder, "--list")
+    #expect(listed.output == listing.output)
+    let empty = TemporaryDirectory()
+    let refused = try await self.replay("info", empty.url.path)
+    #expect(refused.status == 1)
+    #expect(refused.errors.contains("is a folder with no segment of a rolling recording"))
+  }
+
   /// Every subcommand's help reads as prose: no sentence with a run of spaces inside it, as a
   /// help text joined across a line of its source leaves (`to read in any         browser`).
   @Test func everySubcommandsHelpReadsAsProse() async throws {

@@ -16,7 +16,7 @@ import Testing
     let directory = TemporaryDirectory()
     var generator = SystemRandomNumberGenerator()
     var totals: [Int] = []
-    for run in 1...50 {
+    for run in 1...killRuns(default: 200) {
       let url = directory.file("killed-\(run).actionlog")
       let (acknowledged, pipeClosedEarly) = try await runAndKill(
         executable, arguments: [url.path, "--flush-every", "50"],
@@ -46,6 +46,12 @@ import Testing
   }
 }
 
+/// How many processes a kill test starts and kills: `KILL_RUNS` when set (how the long runs
+/// outside CI are made: `KILL_RUNS=3400 swift test --filter 'KillTests'`), else `default`.
+func killRuns(default runs: Int) -> Int {
+  ProcessInfo.processInfo.environment["KILL_RUNS"].flatMap(Int.init).map { max(1, $0) } ?? runs
+}
+
 /// Runs a process, kills it with SIGKILL after `delay`, and returns the last `ack N` it printed,
 /// and whether its output ended before the kill.
 func runAndKill(
@@ -71,6 +77,7 @@ final class AckReader: @unchecked Sendable {
   private let handle: FileHandle
   private let done = DispatchSemaphore(value: 0)
   private var last = 0
+  private let lock = NSLock()
   private var dying: String?
   private var buffer = ""
 
@@ -83,7 +90,9 @@ final class AckReader: @unchecked Sendable {
         self.buffer += String(decoding: data, as: UTF8.self)
         while let newline = self.buffer.firstIndex(of: "\n") {
           let line = self.buffer[..<newline]
-          if line.hasPrefix("ack "), let value = Int(line.dropFirst(4)) { self.last = value }
+          if line.hasPrefix("ack "), let value = Int(line.dropFirst(4)) {
+            self.lock.withLock { self.last = value }
+          }
           if line.hasPrefix("dies before ") { self.dying = String(line.dropFirst(12)) }
           self.buffer.removeSubrange(...newline)
         }
@@ -95,7 +104,12 @@ final class AckReader: @unchecked Sendable {
   /// Waits for the end of the output; returns the last acknowledged action.
   func finish() -> Int {
     self.waitForEnd()
-    return self.last
+    return self.lastAcknowledged
+  }
+
+  /// The last action acknowledged so far, while the process runs.
+  var lastAcknowledged: Int {
+    self.lock.withLock { self.last }
   }
 
   /// The operation a process that kills itself named (`dies before OPERATION`), once finished.

@@ -20,7 +20,9 @@ import TimeTravel
   @Test func killedRollingRecorderLosesNothingAcknowledged() async throws {
     let executable = try #require(
       productURL("record-stress"), "build the record-stress product first")
-    let runs = ProcessInfo.processInfo.environment["ROLLING_KILL_RUNS"].flatMap(Int.init) ?? 50
+    let runs =
+      ProcessInfo.processInfo.environment["ROLLING_KILL_RUNS"].flatMap(Int.init)
+      ?? killRuns(default: 200)
     let folder = TemporaryDirectory()
     var generator = SystemRandomNumberGenerator()
     var figures = KillFigures()

@@ -18,7 +18,7 @@ import Testing
     let url = directory.file("shared.json")
     var generator = SystemRandomNumberGenerator()
     var last = 0
-    for run in 1...30 {
+    for run in 1...killRuns(default: 200) {
       let (acknowledged, exitedEarly) = try await runAndKill(
         executable, arguments: ["--shared-file", url.path, "--flush-every", "50"],
         // NB: The delay picks where the kill lands in an endless run, not how fast it goes.

@@ -5,6 +5,9 @@ public enum ActionLogError: Error, Sendable, Equatable, CustomStringConvertible 
   case unreadable(path: String, reason: String)
   /// The file exists already: the writer never overwrites a recording.
   case fileExists(path: String)
+  /// Another recorder is writing the file: it holds the file's lock. `writer` names its
+  /// process (`process 4242 (MyApp)`) where the system says which it is.
+  case beingWritten(path: String, writer: String)
   /// The file could not be created or written.
   case writeFailed(path: String, reason: String)
   /// The file is empty: a recording starts with a header.
@@ -43,6 +46,11 @@ public enum ActionLogError: Error, Sendable, Equatable, CustomStringConvertible 
       return """
         \(path) exists already, and a recording never overwrites a file. Choose another path, or \
         move the old recording away first.
+        """
+    case let .beingWritten(path, writer):
+      return """
+        \(path) is being recorded by another recorder, in \(writer): two recorders must not write \
+        one file. Give this one another path, or close the other first.
         """
     case let .writeFailed(path, reason):
       return """

@@ -31,16 +31,21 @@ struct LogFile {
     _ url: URL, header: [UInt8], fileSystem: any LogFileSystem,
     syncsFirst: Bool = false, syncsDirectory: Bool = true
   ) throws -> LogFile {
-    if fileSystem.exists(url.path) {
-      throw ActionLogError.fileExists(path: url.path)
+    // NB: A file being written is another recorder's, which its lock names.
+    func exists() -> ActionLogError {
+      fileSystem.lockHolder(of: url.path).map {
+        .beingWritten(path: url.path, writer: $0.description)
+      } ?? .fileExists(path: url.path)
     }
+    if fileSystem.exists(url.path) { throw exists() }
     let directory = url.deletingLastPathComponent().path
     func failed(_ error: FileSystemError) -> ActionLogError {
-      error.code == EEXIST
-        ? .fileExists(path: url.path) : .writeFailed(path: url.path, reason: error.reason)
+      error.code == EEXIST ? exists() : .writeFailed(path: url.path, reason: error.reason)
     }
     // Where it can, the header goes to a file without a name, which a kill leaves nowhere.
     if let descriptor = fileSystem.createUnnamed(in: directory) {
+      // NB: Locked before it has a name: nobody sees it unlocked while it is written.
+      fileSystem.lock(descriptor)
       var published = false
       do {
         try Self.write(header, to: descriptor, on: fileSystem)
@@ -67,6 +72,7 @@ struct LogFile {
     }
     TemporaryFiles.shared.insert(temporary)
     defer { TemporaryFiles.shared.remove(temporary) }
+    fileSystem.lock(descriptor)
     do {
       try Self.write(header, to: descriptor, on: fileSystem)
       // NB: A name made durable must not name an empty file after a power loss: the header is

@@ -44,9 +44,50 @@ public protocol LogFileSystem: Sendable {
   func createUnnamed(in directory: String) -> Int32?
   /// Gives the unnamed `file` the name `path`; fails with `EEXIST` when `path` exists.
   func publish(_ file: Int32, as path: String) throws(FileSystemError)
+  /// Takes the exclusive advisory lock of `file`, held until it is closed (or its process
+  /// ends): what tells another recorder, in this process or another, that the file is being
+  /// written. A file system without locks does nothing.
+  func lock(_ file: Int32)
+  /// Who holds the lock of the file at `path`: `nil` when nobody does (a recording that was
+  /// closed, or whose process was killed: its lock went with it).
+  func lockHolder(of path: String) -> LockHolder?
+  /// The size of the file at `path` and when it was last written; `nil` where the file system
+  /// does not say (a rolling recording then bounds only its own session's segments).
+  func attributes(of path: String) -> (bytes: Int, modified: Date)?
+}
+
+/// The process that holds a file's lock.
+public struct LockHolder: Sendable, Equatable, CustomStringConvertible {
+  /// Its process identifier, where the system says it.
+  public var processID: Int32?
+  /// Its name (`/proc/PID/comm`), where the system says it.
+  public var name: String?
+  /// Whether it is this process.
+  public var isThisProcess: Bool
+
+  /// Creates a description of a lock's holder.
+  public init(processID: Int32?, name: String?, isThisProcess: Bool) {
+    self.processID = processID
+    self.name = name
+    self.isThisProcess = isThisProcess
+  }
+
+  public var description: String {
+    guard let processID else { return "another process" }
+    let named = self.name.map { " (\($0))" } ?? ""
+    return self.isThisProcess
+      ? "this process (\(processID)\(named)), by a recorder not yet closed"
+      : "process \(processID)\(named)"
+  }
 }
 
 extension LogFileSystem {
+  public func lock(_ file: Int32) {}
+
+  public func lockHolder(of path: String) -> LockHolder? { nil }
+
+  public func attributes(of path: String) -> (bytes: Int, modified: Date)? { nil }
+
   /// No unnamed files: every file is written under a hidden name first.
   public func createUnnamed(in directory: String) -> Int32? { nil }
 
@@ -171,6 +212,78 @@ public struct POSIXFileSystem: LogFileSystem {
       if name != ".", name != ".." { names.append(name) }
     }
     return names
+  }
+
+  /// `flock`: the lock belongs to the open file, so a second open in the same process
+  /// conflicts with it as another process's does, and it ends with the process.
+  public func lock(_ file: Int32) {
+    // NB: Advisory, and only a help: where the file system has no locks, recording goes on.
+    _ = flock(file, LOCK_EX | LOCK_NB)
+  }
+
+  public func lockHolder(of path: String) -> LockHolder? {
+    let file = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard file >= 0 else { return nil }
+    defer { _ = closeDescriptor(file) }
+    guard flock(file, LOCK_SH | LOCK_NB) != 0 else {
+      _ = flock(file, LOCK_UN)
+      return nil
+    }
+    guard errno == EWOULDBLOCK else { return nil }
+    var info = stat()
+    guard fstat(file, &info) == 0 else {
+      return LockHolder(processID: nil, name: nil, isThisProcess: false)
+    }
+    let processID = Self.flockHolder(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    return LockHolder(
+      processID: processID,
+      name: processID.flatMap { Self.processName($0) },
+      isThisProcess: processID == getpid())
+  }
+
+  public func attributes(of path: String) -> (bytes: Int, modified: Date)? {
+    var info = stat()
+    guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+    #if canImport(Darwin)
+      let time = info.st_mtimespec
+    #else
+      let time = info.st_mtim
+    #endif
+    return (
+      Int(info.st_size),
+      Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+    )
+  }
+
+  /// The process holding a `flock` write lock on the file, read from Linux's `/proc/locks`
+  /// (`1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF`).
+  private static func flockHolder(device: UInt64, inode: UInt64) -> Int32? {
+    guard let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else {
+      return nil
+    }
+    let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff)
+    let minor = (device & 0xff) | ((device >> 12) & ~0xff)
+    let hex = { (value: UInt64) in
+      let digits = String(value, radix: 16)
+      return digits.count < 2 ? "0" + digits : digits
+    }
+    let file = "\(hex(major)):\(hex(minor)):\(inode)"
+    for line in table.split(separator: "\n") {
+      let fields = line.split(separator: " ")
+      // NB: A blocked request's line starts with `->` and names the waiter, not the holder.
+      guard fields.count >= 6, !fields[0].hasPrefix("->"), fields[1] == "FLOCK",
+        fields[3] == "WRITE", fields[5] == file
+      else { continue }
+      return Int32(fields[4])
+    }
+    return nil
+  }
+
+  private static func processName(_ processID: Int32) -> String? {
+    guard let name = try? String(contentsOfFile: "/proc/\(processID)/comm", encoding: .utf8)
+    else { return nil }
+    let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+    return trimmed.isEmpty ? nil : trimmed
   }
 
   /// On Linux, `O_TMPFILE`: a kill before the name appears leaves no file at all.

@@ -86,6 +86,10 @@ public final class LogWriter: @unchecked Sendable {
   private var failure: ActionLogError?
   /// Whether an `append` has handed ``failure`` back.
   private var failureIsReported = false
+  /// The last failure, kept after a rolling recording resumed, for a flush of what it dropped.
+  private var lastFailure: ActionLogError?
+  /// How many records, counted as `enqueued` counts them, were dropped up to the last one.
+  private var droppedThrough = 0
   private var currentURL: URL
 
   // The writer thread's own; read by others once it has finished.
@@ -191,7 +195,9 @@ public final class LogWriter: @unchecked Sendable {
   ///
   /// Records appended after ``close()`` are ignored. Once a write or a sync has failed (a full
   /// disk, an I/O error) the writer has stopped: records are dropped, and the first `append` to
-  /// see the failure returns it, so that its caller says once that recording stopped.
+  /// see the failure returns it, so that its caller says once that recording stopped. A rolling
+  /// recording's writer starts again in a new segment at the first checkpoint it can (see
+  /// ``Rolling``), and a failure after that is returned once again.
   ///
   /// - Returns: The failure that stopped the writer, to the first call after it; else `nil`.
   @discardableResult
@@ -199,10 +205,15 @@ public final class LogWriter: @unchecked Sendable {
     self.condition.lock()
     defer { self.condition.unlock() }
     guard !self.isClosing else { return nil }
+    var stopped: ActionLogError?
     if let failure = self.failure {
-      guard !self.failureIsReported else { return nil }
-      self.failureIsReported = true
-      return failure
+      if !self.failureIsReported {
+        self.failureIsReported = true
+        stopped = failure
+      }
+      // NB: A rolling recording's writer still takes the records, to start again at a
+      // checkpoint once it can (it drops the others); a single file's has stopped for good.
+      guard self.rolling != nil else { return stopped }
     }
     let bytes = self.estimatedBytes(of: entry)
     // NB: One record always goes: a bound below one record's size must not stop the writer.
@@ -222,7 +233,7 @@ public final class LogWriter: @unchecked Sendable {
     if self.pending.count == self.options.batchSize {
       self.condition.broadcast()
     }
-    return nil
+    return stopped
   }
 
   /// What a waiting record is counted to hold (see ``Options/maximumPendingBytes``). Call it
@@ -246,10 +257,16 @@ public final class LogWriter: @unchecked Sendable {
     let target = self.enqueued
     self.flushRequest = max(self.flushRequest, target)
     self.condition.broadcast()
-    while self.acknowledged < target, self.failure == nil, !self.isFinished {
+    while self.acknowledged < target, !self.isFinished {
+      // NB: A stopped rolling recording's writer may start again at a checkpoint among the
+      // records asked for: it has its turn at them first.
+      if self.failure != nil, self.rolling == nil || self.written >= target { break }
       self.condition.wait()
     }
     if let failure = self.failure { throw failure }
+    // NB: A rolling recording that resumed after a failure wrote on from a later checkpoint:
+    // a flush that asks for records of the gap does not get them.
+    if target <= self.droppedThrough, let failure = self.lastFailure { throw failure }
   }
 
   /// Writes everything still waiting, then an `end` record, syncs, and closes the file.
@@ -306,8 +323,8 @@ public final class LogWriter: @unchecked Sendable {
       // NB: After a failed write nothing more is appended: the file may end in a torn record,
       // which a reader takes for the end of the log, and must not have whole records after it.
       // After a failed sync nothing can be vouched for: the kernel may have dropped the pages.
-      let hasStopped = self.failure != nil
-      if hasStopped { batch.removeAll(keepingCapacity: true) }
+      let stoppedBy = self.failure
+      let batchStart = batchEnd - batch.count
       let wantsSync =
         isClosing || self.options.syncPolicy == .always
         || (self.options.syncPolicy == .onFlush && self.flushRequest > self.acknowledged)
@@ -315,8 +332,26 @@ public final class LogWriter: @unchecked Sendable {
       self.condition.unlock()
 
       var error: String?
+      // NB: A stopped writer drops what it is given; a rolling one starts again in a new segment
+      // from the batch's last checkpoint once it can (the disk has room again), and writes on
+      // from there. `resumedAfter` is the index of that checkpoint.
+      var hasStopped = stoppedBy != nil
+      var firstWritten = batch.startIndex
+      if let stoppedBy {
+        firstWritten = batch.endIndex
+        if let rolling = self.rolling, let resumedAfter = self.resume(rolling, batch, stoppedBy) {
+          firstWritten = resumedAfter + 1
+          hasStopped = false
+        } else {
+          for case let .action(_, time, _, _, _, _, _, _) in batch {
+            self.encoder.skip(actionAt: time)
+          }
+        }
+      }
+      var lastAction: Int?
       // NB: By index: each entry is read where it is, not copied out of the batch.
-      for index in batch.indices {
+      for index in firstWritten..<batch.endIndex {
+        if case let .action(seq, _, _, _, _, _, _, _) = batch[index] { lastAction = seq }
         self.encoder.append(batch[index], to: &buffer)
         if let rolling = self.rolling, case let .checkpoint(seq, state) = batch[index],
           self.rotationIsDue(rolling, buffered: buffer.count)
@@ -337,6 +372,7 @@ public final class LogWriter: @unchecked Sendable {
         error = self.file.write(buffer)
         if self.rolling != nil { self.segments[self.segments.count - 1].bytes += buffer.count }
       }
+      if error == nil, let lastAction { self.writtenAction = lastAction }
       buffer.removeAll(keepingCapacity: true)
       if error == nil, !hasStopped, wantsSync, self.options.syncPolicy != .never {
         error = self.file.sync()
@@ -346,8 +382,18 @@ public final class LogWriter: @unchecked Sendable {
       }
 
       self.condition.lock()
+      if stoppedBy != nil, !hasStopped {
+        // NB: Resumed: what was dropped stays unacknowledged (`flush` says so for it), and a
+        // later failure is said again.
+        self.droppedThrough = batchStart + firstWritten
+        self.failure = nil
+        self.failureIsReported = false
+      } else if hasStopped {
+        self.droppedThrough = batchEnd
+      }
       if let error, self.failure == nil {
         self.failure = .writeFailed(path: self.file.url.path, reason: error)
+        self.lastFailure = self.failure
       }
       self.written = batchEnd
       self.workingBytes = 0
@@ -443,6 +489,62 @@ public final class LogWriter: @unchecked Sendable {
 
   private var deletedSegments = 0
   private var rotationIsFailing = false
+  /// The last action whose write succeeded.
+  private var writtenAction = 0
+
+  /// After a failed write or sync stopped a rolling recording: starts a new segment from the
+  /// batch's last checkpoint, with a `gap` in its metadata that says which actions are missing
+  /// and why. The stopped segment is closed as it is (a torn record at its end reads as its end).
+  ///
+  /// - Returns: The index of the checkpoint the new segment starts from; `nil` when the batch has
+  ///   none or the segment could not be created (the disk is still full), and the writer stays
+  ///   stopped until the next one.
+  private func resume(
+    _ rolling: Rolling, _ batch: [Entry], _ failure: ActionLogError
+  ) -> Int? {
+    guard
+      let index = batch.lastIndex(where: {
+        if case .checkpoint = $0 { true } else { false }
+      }),
+      case let .checkpoint(seq, state) = batch[index]
+    else { return nil }
+    for case let .action(_, time, _, _, _, _, _, _) in batch[...index] {
+      self.encoder.skip(actionAt: time)
+    }
+    let segment = self.segments.count + self.deletedSegments + 1
+    var header = Self.segmentHeader(self.header, index: segment, firstAction: seq + 1)
+    let first = self.writtenAction + 1
+    let reason: String =
+      if case let .writeFailed(_, reason) = failure { reason } else { "\(failure)" }
+    header.metadata["gap"] =
+      first <= seq
+      ? "actions \(first)–\(seq) (\(seq - first + 1)) were not recorded: \(reason)"
+      : "recording stopped after action \(seq) (\(reason)) and resumed here"
+    let url = rolling.directory.appendingPathComponent(
+      LogDirectory.segmentName(session: rolling.session, index: segment))
+    let next: LogFile
+    let line: [UInt8]
+    do {
+      var encoder = self.encoder
+      line = try encoder.header(header, initialState: state)
+      next = try LogFile.create(
+        url, header: line, fileSystem: self.options.fileSystem,
+        syncsDirectory: self.options.syncPolicy != .never)
+      self.encoder = encoder
+    } catch {
+      return nil
+    }
+    _ = self.file.close()
+    self.file = next
+    self.encoder.base = seq
+    self.writtenAction = seq
+    self.segments.append((url, line.count, self.encoder.lastTime))
+    self.condition.lock()
+    self.currentURL = url
+    self.condition.unlock()
+    self.deleteExpiredSegments(rolling)
+    return index
+  }
 
   /// Deletes the oldest segments the retention does not keep (never the current one), then
   /// syncs the directory once.
@@ -458,11 +560,69 @@ public final class LogWriter: @unchecked Sendable {
       try? self.options.fileSystem.unlink(self.segments.removeFirst().url.path)
       deleted += 1
     }
-    guard deleted > 0 else { return }
+    let folderWide = self.deleteOtherSessionsSegments(rolling)
+    deleted += folderWide.own
     self.deletedSegments += deleted
+    guard deleted + folderWide.all > 0 else { return }
     if self.options.syncPolicy != .never {
       try? self.options.fileSystem.syncDirectory(rolling.directory.path)
     }
+  }
+
+  /// Holds the retention's bytes for the folder, not only for this session: where other
+  /// sessions (an earlier launch, a second window) have segments in it too, the oldest segments
+  /// of any session go first, by when they were last written, until the folder fits. A session's
+  /// segment that is being written (its file is locked) is never deleted, and it is counted as
+  /// a whole segment, which it may grow to before its writer next deletes: so the folder holds
+  /// at most the retention and the segment this writer is writing.
+  ///
+  /// - Returns: How many of this session's own segments were deleted, and how many in all.
+  private func deleteOtherSessionsSegments(_ rolling: Rolling) -> (own: Int, all: Int) {
+    guard let limit = rolling.retention.bytes,
+      let all = try? LogDirectory.segments(
+        in: rolling.directory, fileSystem: self.options.fileSystem),
+      all.contains(where: { $0.session != rolling.session })
+    else { return (0, 0) }
+    let fileSystem = self.options.fileSystem
+    struct Candidate {
+      var url: URL
+      var bytes: Int
+      var modified: Date
+      var isOwn: Bool
+    }
+    var total = 0
+    var candidates: [Candidate] = []
+    let newestOfSession = Dictionary(grouping: all, by: \.session).mapValues { $0.max()! }
+    for segment in all {
+      let isOwn = segment.session == rolling.session
+      if isOwn, segment.url == self.segments.last?.url {
+        total += self.segments.last?.bytes ?? 0
+        continue
+      }
+      guard let attributes = fileSystem.attributes(of: segment.url.path) else { continue }
+      if !isOwn, newestOfSession[segment.session] == segment,
+        fileSystem.lockHolder(of: segment.url.path) != nil
+      {
+        total += max(attributes.bytes, rolling.segmentBytes)
+        continue
+      }
+      total += attributes.bytes
+      candidates.append(
+        Candidate(
+          url: segment.url, bytes: attributes.bytes, modified: attributes.modified, isOwn: isOwn))
+    }
+    candidates.sort { $0.modified < $1.modified }
+    var deleted = (own: 0, all: 0)
+    for candidate in candidates where total > limit {
+      try? fileSystem.unlink(candidate.url.path)
+      total -= candidate.bytes
+      deleted.all += 1
+      if candidate.isOwn, let index = self.segments.firstIndex(where: { $0.url == candidate.url }) {
+        self.segments.remove(at: index)
+        deleted.own += 1
+      }
+    }
+    return deleted
   }
 
   private var intervalSeconds: Double {

@@ -79,6 +79,12 @@ struct RecordEncoder {
     return line
   }
 
+  /// Counts an action that was dropped rather than written (a rolling recording's gap): the
+  /// next segment's time still moves on with the session's.
+  mutating func skip(actionAt time: Duration) {
+    self.lastTime = max(self.lastTime, time)
+  }
+
   /// Appends an entry's line to `buffer`; a note in its place when it cannot be encoded.
   mutating func append(_ entry: LogWriter.Entry, to buffer: inout [UInt8]) {
     let start = buffer.count

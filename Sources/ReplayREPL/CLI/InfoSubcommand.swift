@@ -12,6 +12,7 @@ extension ReplayCommand {
         Examples:
           $ replay info Recordings/todos.actionlog
           $ replay info Recordings/todos.actionlog --json | jq .ending
+          $ replay info Recordings/field    # a rolling recorder's folder: its sessions, gaps
         """
     )
 
@@ -22,6 +23,21 @@ extension ReplayCommand {
 
     func run() throws {
       try self.reportingFailures {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: self.recording.file, isDirectory: &isFolder),
+          isFolder.boolValue
+        {
+          // A rolling recorder's folder: its sessions, as `replay report --list` shows them.
+          let sessions = try RecordedSession.all(
+            in: URL(fileURLWithPath: self.recording.file))
+          guard !sessions.isEmpty else {
+            throw CommandFailure(
+              "\(self.recording.file) is a folder with no segment of a rolling recording "
+                + "(SESSION-NNNNNN.actionlog): give a recording's file.")
+          }
+          print(sessions.map(Report.describe).joined(separator: "\n"))
+          return
+        }
         let recording = try self.recording.open()
         print(
           self.json
@@ -42,6 +58,10 @@ extension ReplayCommand {
         "  ending       \(recording.ending)",
         "  size         \(recording.byteCount) bytes",
       ]
+      if let gap = header.metadata["gap"] {
+        // NB: A rolling recording's segment that started again after a failed write or sync.
+        lines.insert("  gap          before this segment: \(gap)", at: 5)
+      }
       if !header.metadata.isEmpty {
         let metadata = header.metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
         lines.insert("  metadata     \(metadata.joined(separator: ", "))", at: 5)

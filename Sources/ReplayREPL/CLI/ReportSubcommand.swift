@@ -156,8 +156,14 @@ extension ReplayCommand {
       }
     }
 
-    /// One line for `--list`: the session, whether it ended, and what its segments hold.
+    /// One line for `--list`: the session, whether it ended, and what its segments hold; then a
+    /// line for each gap (a segment started again after a failed write or sync).
     static func describe(_ session: RecordedSession) -> String {
+      let gaps = session.gaps.map { "  gap before \($0.segment.lastPathComponent): \($0.text)" }
+      return ([Self.summary(session)] + gaps).joined(separator: "\n")
+    }
+
+    private static func summary(_ session: RecordedSession) -> String {
       let ending = session.isFinished ? "finished" : "unfinished"
       let segments = "\(session.segments.count) segment\(session.segments.count == 1 ? "" : "s")"
       guard let joined = try? session.joined(), joined.count > 0 else {

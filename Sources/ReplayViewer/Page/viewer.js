@@ -412,7 +412,7 @@
     $("facts").textContent = facts.join(" · ");
     const metadata = $("metadata");
     const entries = Object.entries(header.metadata || {}).sort(([a], [b]) => a.localeCompare(b));
-    const important = ["note", "description"];
+    const important = ["note", "description", "gap"];
     entries.sort(([a], [b]) => (important.includes(b) ? 1 : 0) - (important.includes(a) ? 1 : 0));
     for (const [key, value] of entries) {
       metadata.append(el("dt", { text: key }), el("dd", { class: important.includes(key) ? "note" : "", text: value }));

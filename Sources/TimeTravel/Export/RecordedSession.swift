@@ -39,6 +39,18 @@ public struct RecordedSession: Sendable, Equatable {
     return recording.ending == .clean
   }
 
+  /// The places where recording stopped (a full disk, a failed write or sync) and started
+  /// again: each segment whose header says what is missing before it (its `gap` metadata),
+  /// oldest first. ``joined()`` starts after the last of them.
+  public var gaps: [(segment: URL, text: String)] {
+    self.segments.compactMap { url in
+      guard let recording = try? Recording(contentsOf: url),
+        let gap = recording.header.metadata["gap"]
+      else { return nil }
+      return (url, gap)
+    }
+  }
+
   /// The session's segments joined into one recording: what ``bugReport(to:last:note:metadata:redacting:fileSystem:)``
   /// cuts from. Segments deleted while this reads them are left out.
   public func joined() throws -> Recording {

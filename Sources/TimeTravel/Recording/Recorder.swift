@@ -273,9 +273,16 @@ public final class Recorder<State, Action>: @unchecked Sendable {
   func append(_ entry: consuming LogWriter.Entry) {
     guard let failure = self.writer.append(entry) else { return }
     let reason = "\(failure)".trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-    let message = """
+    let message =
+      self.rolling == nil
+      ? """
       Recording stopped at action \(self.count): \(reason). The app goes on; actions from this \
       one on are not recorded.
+      """
+      : """
+      Recording stopped at action \(self.count): \(reason). The app goes on; actions are not \
+      recorded until a checkpoint finds room for a new segment, whose metadata says what is \
+      missing (`gap`).
       """
     if let onStop = self.onStop { onStop(message) } else { reportIssue(message) }
   }

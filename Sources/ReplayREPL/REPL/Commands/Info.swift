@@ -57,6 +57,9 @@ extension Interpreter {
           + (failures.count == 1 ? " " : "s ") + failures.map(String.init).joined(separator: ", ")
           + "."
       }
+      if let gap = metadata["gap"] {
+        text += "\nGap before the first step: \(gap)."
+      }
       if let cut = metadata["cutFrom"] {
         text += "\nCut from \(cut)."
       }
