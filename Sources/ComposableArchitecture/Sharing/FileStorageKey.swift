@@ -28,9 +28,57 @@ public struct FileStorageKey<Value: Sendable>: SharedKey {
     [AnyHashable(self.storage.id), AnyHashable(self.url.standardizedFileURL.path)]
   }
 
+  /// The file's value; `nil` (the default value) when there is no file, or, with a runtime
+  /// issue naming the file, when it cannot be read or does not hold a value of this type. The
+  /// next change replaces the file whole.
   public func load(initialValue: Value?) -> Value? {
-    guard let data = try? self.storage.read(self.url) else { return nil }
-    return try? self.decode(data)
+    let data: Data
+    do {
+      data = try self.storage.read(self.url)
+    } catch {
+      guard !Self.isMissing(error) else { return nil }
+      reportIssue(
+        """
+        Could not read the shared file \(self.url.path): \(Self.reason(error)). The value \
+        starts from its default; its next change replaces the file.
+        """)
+      return nil
+    }
+    do {
+      return try self.decode(data)
+    } catch {
+      reportIssue(
+        """
+        The shared file \(self.url.path) does not hold a \(typeNameWithoutModules(Value.self)) \
+        (\(data.count) bytes): \(Self.reason(error)). The value starts from its default; its \
+        next change replaces the file.
+        """)
+      return nil
+    }
+  }
+
+  private static func isMissing(_ error: any Error) -> Bool {
+    if let error = error as? CocoaError, error.code == .fileReadNoSuchFile { return true }
+    let error = error as NSError
+    return (error.domain == NSPOSIXErrorDomain && error.code == Int(ENOENT))
+      || (error.userInfo[NSUnderlyingErrorKey] as? NSError).map {
+        $0.domain == NSPOSIXErrorDomain && $0.code == Int(ENOENT)
+      } == true
+  }
+
+  private static func reason(_ error: any Error) -> String {
+    switch error {
+    case let DecodingError.dataCorrupted(context),
+      let DecodingError.keyNotFound(_, context),
+      let DecodingError.typeMismatch(_, context),
+      let DecodingError.valueNotFound(_, context):
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      let underlying = (context.underlyingError as NSError?)?.localizedDescription
+      return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
+        + (underlying.map { " (\($0))" } ?? "")
+    default:
+      return (error as NSError).localizedDescription
+    }
   }
 
   public func save(_ value: Value) {

@@ -54,11 +54,16 @@ struct FileSnapshot: Sendable {
   /// Opens the path once and reads its version and bytes from the same open file, so that the
   /// two always belong together.
   static func at(_ path: String) -> FileSnapshot {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // NB: Non-blocking: a FIFO in the file's place must not stall the app until a writer comes.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { return FileSnapshot(version: .absent, data: nil) }
     defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { return FileSnapshot(version: .absent, data: nil) }
+    // Only a regular file holds a value (not a directory, a FIFO or a device in its place).
+    guard (info.st_mode & S_IFMT) == S_IFREG else {
+      return FileSnapshot(version: FileVersion(info), data: nil)
+    }
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 16_384)
     while true {

@@ -32,6 +32,9 @@ final class SharedFiles: @unchecked Sendable {
   struct SharedFile {
     /// The bytes of the app's latest change, until a write takes them.
     var pending: Data?
+    /// The issue reporters where the latest change was made: a write that fails is reported
+    /// there (in a test, to the test), not only on the queue that writes.
+    var reporters: [any IssueReporter] = []
     /// The file's version when the app made its latest change.
     var seen = FileVersion.absent
     /// Whether leftovers of killed writers were looked for beside the file.
@@ -61,6 +64,16 @@ final class SharedFiles: @unchecked Sendable {
     let path = url.standardizedFileURL.path
     let snapshot = FileSnapshot.at(path)
     guard let data = snapshot.data else {
+      var info = stat()
+      if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+        throw CocoaError(
+          .fileReadCorruptFile,
+          userInfo: [
+            NSFilePathErrorKey: path,
+            NSLocalizedDescriptionKey:
+              "\(path) is not a regular file (a folder, a FIFO or a device)",
+          ])
+      }
       // NB: Foundation's error, with its reason (no such file, no permission).
       return try Data(contentsOf: url)
     }
@@ -88,6 +101,7 @@ final class SharedFiles: @unchecked Sendable {
       }
       let isFirst = file.pending == nil
       file.pending = data
+      file.reporters = IssueReporters.current
       defer { file.swept = true }
       return (isFirst, !file.swept)
     }
@@ -157,12 +171,18 @@ final class SharedFiles: @unchecked Sendable {
     // NB: Taken at the start, so that a change made while these bytes are written has a turn of
     // its own queued behind this one (and `flush()` waits for it).
     guard
-      let (data, seen) = self.lock.withLock({ () -> (Data, FileVersion)? in
+      let (data, seen, reporters) = self.lock.withLock({
+        () -> (Data, FileVersion, [any IssueReporter])? in
         guard let data = self.files[path]?.pending else { return nil }
         self.files[path]?.pending = nil
-        return (data, self.files[path]?.seen ?? .absent)
+        return (data, self.files[path]?.seen ?? .absent, self.files[path]?.reporters ?? [])
       })
     else { return }
+    func reportIssue(_ message: String) {
+      withIssueReporters(reporters.isEmpty ? IssueReporters.current : reporters) {
+        IssueReporting.reportIssue(message)
+      }
+    }
     let temporary: (path: String, version: FileVersion)
     do {
       temporary = try Self.writeTemporary(data, beside: path)
@@ -177,6 +197,20 @@ final class SharedFiles: @unchecked Sendable {
       }
       defer { self.files[path] = file }
       let current = FileSnapshot.at(path)
+      if current.version == .absent ? Self.isDanglingLink(path) : current.data == nil {
+        // NB: No file another program wrote, but something else in its place: a link to nothing,
+        // a folder, a FIFO, a device. The change replaces it whole, or says why it cannot.
+        switch Self.plainRename(temporary.path, into: path) {
+        case .landed:
+          file.written.append(FileSnapshot(version: temporary.version, data: data))
+          if file.written.count > 8 { file.written.removeFirst() }
+        case .failed(let error):
+          reportIssue("Could not save the shared file \(path): \(error)")
+        case .overtaken:
+          break
+        }
+        return nil
+      }
       let seenData = file.knownData(of: seen)
       guard current.version == seen, seenData == nil || seenData == current.data else {
         // Another program wrote the file after the app's change: its value is the newer one,
@@ -309,6 +343,12 @@ final class SharedFiles: @unchecked Sendable {
     }
     unlink(temporary.path)
     return .overtaken(FileSnapshot.at(path))
+  }
+
+  /// Whether `path` is a symbolic link whose target does not exist.
+  private static func isDanglingLink(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFLNK
   }
 
   private static func plainRename(_ temporary: String, into path: String) -> Exchange {
