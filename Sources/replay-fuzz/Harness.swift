@@ -23,6 +23,8 @@ final class Harness {
     enum Kind {
       case crash(signal: Int32)
       case hang
+      /// The child finished, but handled its input wrongly (``WrongOutcome``).
+      case wrong(String)
     }
     let kind: Kind
     let command: [String]
@@ -34,8 +36,10 @@ final class Harness {
         switch self.kind {
         case .crash(let signal): "crashed (signal \(signal))"
         case .hang: "hung"
+        case .wrong(let message): "went wrong: \(message)"
         }
-      return "replay \(self.command.joined(separator: " ")) \(what)"
+      return "\(self.command.first?.hasPrefix("(") == true ? "" : "replay ")"
+        + "\(self.command.joined(separator: " ")) \(what)"
     }
   }
 
@@ -66,7 +70,7 @@ final class Harness {
     var reducerHangs = 0
   }
 
-  private let folder: URL
+  let folder: URL
   let input: URL
   private let exported: URL
   private let script: URL
@@ -161,7 +165,17 @@ final class Harness {
 
   /// Forks a child that runs `replay ARGUMENTS`, marking in `slot` when it is in a reducer.
   private func start(_ arguments: [String], slot: Int) -> pid_t {
+    self.start(slot: slot) {
+      ReplayCommand.main(features: Self.features, arguments: arguments)
+    }
+  }
+
+  /// Forks a child that runs `body`, its output thrown away. A ``WrongOutcome`` it throws is
+  /// written to the slot's message file, and the child exits with ``wrongOutcomeStatus``.
+  private func start(slot: Int, _ body: () throws -> Void) -> pid_t {
     Phase.pointer[slot] = 0
+    let message = self.messageFile(slot)
+    unlink(message.path)
     let child = fork()
     if child == 0 {
       Phase.slot = slot
@@ -170,10 +184,61 @@ final class Harness {
       dup2(commands, STDIN_FILENO)
       dup2(null, STDOUT_FILENO)
       dup2(null, STDERR_FILENO)
-      ReplayCommand.main(features: Self.features, arguments: arguments)
+      do {
+        try body()
+      } catch let wrong as WrongOutcome {
+        try? Data(wrong.message.utf8).write(to: message)
+        _exit(Self.wrongOutcomeStatus)
+      } catch {
+        try? Data("threw \(error)".utf8).write(to: message)
+        _exit(Self.wrongOutcomeStatus)
+      }
       _exit(0)
     }
     return child
+  }
+
+  /// The exit status of a child whose input was handled wrongly.
+  static let wrongOutcomeStatus: Int32 = 86
+
+  private func messageFile(_ slot: Int) -> URL {
+    self.folder.appendingPathComponent("message-\(slot)")
+  }
+
+  /// A check a child makes: its name in findings, and what it runs.
+  struct Check {
+    let name: [String]
+    let body: () throws -> Void
+  }
+
+  /// Runs each check in a child of its own, one after the other (they may change what the next
+  /// one reads): what crashed, hung, or went wrong.
+  func run(_ checks: [Check]) -> [Finding] {
+    self.tally.inputs += 1
+    var findings: [Finding] = []
+    for (slot, check) in checks.enumerated() {
+      var attempts = 0
+      while attempts <= Self.reruns {
+        attempts += 1
+        let child = self.start(slot: slot, check.body)
+        guard child > 0 else { break }
+        self.tally.runs += 1
+        switch self.wait(for: child, slot: slot, check.name) {
+        case .finished:
+          if let message = try? String(contentsOf: self.messageFile(slot), encoding: .utf8) {
+            findings.append(Finding(kind: .wrong(message), command: check.name))
+          }
+        case .found(let finding):
+          findings.append(finding)
+        case .outlived(let stacks):
+          // NB: Again, alone, as for recordings: a stall of the host is not a hang.
+          if attempts <= Self.reruns { continue }
+          findings.append(Finding(kind: .hang, command: check.name, stacks: stacks))
+        }
+        break
+      }
+    }
+    return findings
   }
 
   /// How a child ended.

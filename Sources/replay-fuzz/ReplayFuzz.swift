@@ -5,6 +5,8 @@ import Foundation
   import Glibc
 #endif
 
+extension FuzzTarget: ExpressibleByArgument {}
+
 /// `replay-fuzz`: hostile recordings through the real `replay` commands, until a time is up.
 @main
 struct ReplayFuzz: ParsableCommand {
@@ -25,8 +27,19 @@ struct ReplayFuzz: ParsableCommand {
       The same seed gives the same inputs. `replay-fuzz --check FILE…` runs files through the \
       commands without editing them: the saved findings, as regression tests.
 
+      With --target folder, each input is instead a rolling recorder's folder edited at \
+      random (segments missing, duplicated, truncated, damaged, from another session; foreign \
+      files, names that overflow, symlinks out of the folder), read by replay info and report, \
+      unfinishedSessions and a bug report of each session, and written by a recorder starting \
+      in it; a file outside the folder that changes is a finding. With --target shared-file, \
+      it is the file behind @Shared(.fileStorage): empty, truncated, another type's JSON, 100 \
+      MB, invalid UTF-8, a directory or FIFO in its place; the app must get the default value \
+      and one issue naming the file, and its next change must replace the file.
+
       Examples:
         $ replay-fuzz --seconds 60
+        $ replay-fuzz --target folder --seconds 60
+        $ replay-fuzz --target shared-file --seconds 60
         $ replay-fuzz --seconds 1800 --seed 42
         $ replay-fuzz --check Tests/Fuzz/crashers
       """
@@ -34,6 +47,25 @@ struct ReplayFuzz: ParsableCommand {
 
   @Option(help: "How long to run, in seconds.")
   var seconds: Double = 60
+
+  @Option(
+    help: """
+      What to fuzz: recording (through the replay commands), folder (a rolling recorder's \
+      folder), shared-file (the file behind @Shared(.fileStorage)).
+      """)
+  var target: FuzzTarget = .recording
+
+  @Option(
+    parsing: .upToNextOption,
+    help: "Folders of seed folders (each a rolling recorder's), for --target folder.")
+  var folderSeeds: [String] = ["Tests/Fuzz/folder-corpus"]
+
+  @Option(
+    parsing: .upToNextOption, help: "Folders of seed files, for --target shared-file.")
+  var sharedFileSeeds: [String] = ["Tests/Fuzz/shared-file-corpus"]
+
+  @Option(help: "Write the seed folders of --target folder into this folder, and stop.")
+  var makeFolderCorpus: String?
 
   @Option(help: "The seed of the edits (default: a random one, printed).")
   var seed: UInt64?
@@ -63,6 +95,23 @@ struct ReplayFuzz: ParsableCommand {
       execv("/proc/self/exe", arguments)
     }
     let harness = try Harness(hangLimit: .milliseconds(Int64(self.hangLimit * 1_000)))
+    if let corpus = self.makeFolderCorpus {
+      try MainActor.assumeIsolated {
+        try Self.makeFolderCorpus(in: URL(fileURLWithPath: corpus))
+      }
+      print("Wrote the seed folders in \(corpus).")
+      return
+    }
+    if self.target != .recording {
+      let seed = self.seed ?? UInt64.random(in: 0...UInt64.max)
+      let end = ContinuousClock.now + .milliseconds(Int64(self.seconds * 1_000))
+      let found =
+        self.target == .folder
+        ? try self.fuzzFolders(harness, seed: seed, until: end)
+        : try self.fuzzSharedFiles(harness, seed: seed, until: end)
+      if found > 0 { throw ExitCode(1) }
+      return
+    }
     if !self.check.isEmpty { return try self.checkFiles(harness) }
 
     let seedFiles = try recordings(in: self.seeds)
