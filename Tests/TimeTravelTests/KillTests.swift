@@ -16,7 +16,9 @@ import Testing
     let directory = TemporaryDirectory()
     var generator = SystemRandomNumberGenerator()
     var totals: [Int] = []
-    for run in 1...killRuns(default: 200) {
+    var acknowledgedInAll = 0
+    let runs = killRuns(default: 200)
+    for run in 1...runs {
       let url = directory.file("killed-\(run).actionlog")
       let (acknowledged, pipeClosedEarly) = try await runAndKill(
         executable, arguments: [url.path, "--flush-every", "50"],
@@ -31,6 +33,7 @@ import Testing
       }
       let recording = try Recording(contentsOf: url)
       #expect(recording.count >= acknowledged, "run \(run): lost acknowledged actions")
+      acknowledgedInAll += acknowledged
       if case .damaged(let problem) = recording.ending {
         Issue.record("run \(run): \(problem)")
       }
@@ -43,6 +46,11 @@ import Testing
       totals.append(recording.count)
     }
     #expect(totals.contains { $0 > 0 })
+    print(
+      """
+      single-file kill loop: \(runs) kills, \(totals.count) logs opened whole, \
+      \(acknowledgedInAll) acknowledged actions all kept, \(totals.reduce(0, +)) actions read back
+      """)
   }
 }
 

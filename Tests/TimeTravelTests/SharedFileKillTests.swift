@@ -18,7 +18,9 @@ import Testing
     let url = directory.file("shared.json")
     var generator = SystemRandomNumberGenerator()
     var last = 0
-    for run in 1...killRuns(default: 200) {
+    var files = 0
+    let runs = killRuns(default: 200)
+    for run in 1...runs {
       let (acknowledged, exitedEarly) = try await runAndKill(
         executable, arguments: ["--shared-file", url.path, "--flush-every", "50"],
         // NB: The delay picks where the kill lands in an endless run, not how fast it goes.
@@ -34,7 +36,13 @@ import Testing
       #expect(payload.count >= last, "run \(run): went back from \(last) to \(payload.count)")
       #expect(payload.text.count == payload.count % 4_096, "run \(run): a torn value")
       last = payload.count
+      files += 1
     }
     #expect(last > 0)
+    print(
+      """
+      shared-file kill loop: \(runs) kills, \(files) files read back whole, none older than \
+      acknowledged; the last held change \(last)
+      """)
   }
 }
