@@ -297,6 +297,21 @@ struct HTMLPageTests {
     return data
   }
 
+  /// A segment a rolling recorder started after a full disk: its page says first, among the
+  /// metadata, which actions are missing before it.
+  @Test func aSegmentAfterAGapSaysSoFirst() async throws {
+    let directory = TemporaryDirectory()
+    let facts = try await self.page(
+      "Tests/Fuzz/folder-corpus/gap/counter-g-000002.actionlog", in: directory)
+    #expect(facts.ready == "true")
+    #expect(facts.errors == [])
+    let metadata = try #require(facts.metadata)
+    #expect(
+      metadata.hasPrefix(
+        "gap\nactions 21–70 (50) were not recorded: No space left on device"),
+      "\(metadata)")
+  }
+
   @Test func aHostileReportIsShownAsTextAndNothingRuns() async throws {
     let directory = TemporaryDirectory()
     let file = directory.file("x<!--DATA-->*SCRIPT*<img src=y>.actionlog")
