@@ -447,15 +447,9 @@ public final class LogWriter: @unchecked Sendable {
     let header = Self.segmentHeader(self.header, index: index, firstAction: seq + 1)
     let url = rolling.directory.appendingPathComponent(
       LogDirectory.segmentName(session: rolling.session, index: index))
-    let next: LogFile
-    let line: [UInt8]
+    let (next, line): (LogFile, [UInt8])
     do {
-      var encoder = self.encoder
-      line = try encoder.header(header, initialState: state)
-      next = try LogFile.create(
-        url, header: line, fileSystem: self.options.fileSystem,
-        syncsDirectory: self.options.syncPolicy != .never)
-      self.encoder = encoder
+      (next, line) = try self.createSegment(url, header: header, state: state)
     } catch {
       // NB: Said once for a run of failures (a full disk fails every checkpoint until there is
       // room again), not at every attempt.
@@ -485,6 +479,20 @@ public final class LogWriter: @unchecked Sendable {
     self.condition.unlock()
     self.deleteExpiredSegments(rolling)
     return error
+  }
+
+  /// Creates a segment at `url` that starts from `state`, its header written and published;
+  /// the encoder starts the new file only once it exists.
+  private func createSegment(
+    _ url: URL, header: LogHeader, state: any Encodable & Sendable
+  ) throws -> (LogFile, [UInt8]) {
+    var encoder = self.encoder
+    let line = try encoder.header(header, initialState: state)
+    let file = try LogFile.create(
+      url, header: line, fileSystem: self.options.fileSystem,
+      syncsDirectory: self.options.syncPolicy != .never)
+    self.encoder = encoder
+    return (file, line)
   }
 
   private var deletedSegments = 0
@@ -522,16 +530,7 @@ public final class LogWriter: @unchecked Sendable {
       : "recording stopped after action \(seq) (\(reason)) and resumed here"
     let url = rolling.directory.appendingPathComponent(
       LogDirectory.segmentName(session: rolling.session, index: segment))
-    let next: LogFile
-    let line: [UInt8]
-    do {
-      var encoder = self.encoder
-      line = try encoder.header(header, initialState: state)
-      next = try LogFile.create(
-        url, header: line, fileSystem: self.options.fileSystem,
-        syncsDirectory: self.options.syncPolicy != .never)
-      self.encoder = encoder
-    } catch {
+    guard let (next, line) = try? self.createSegment(url, header: header, state: state) else {
       return nil
     }
     _ = self.file.close()

@@ -1,3 +1,6 @@
+// NB: Over 400 lines on purpose: the files' bookkeeping, its lock and the queue that writes
+// them, which decide together which version wins.
+
 import ConcurrencyExtras
 import Foundation
 
