@@ -54,6 +54,16 @@ private struct Tapper {
     }
   }
 
+  /// The first tap, let through on the scheduler's next turn.
+  @available(*, deprecated)
+  fileprivate static func tapOnce(
+    _ store: TestStoreOf<Tapper>, _ mainQueue: TestSchedulerOf<DispatchQueue>
+  ) async {
+    await store.send(.tap(1))
+    await mainQueue.advance()
+    await store.receive(.response(1)) { $0.count = 1 }
+  }
+
   @available(*, deprecated)
   @Test func theFirstActionArrivesOnTheSchedulersNextTurn() async {
     let mainQueue = DispatchQueue.test
@@ -70,9 +80,7 @@ private struct Tapper {
   @Test func theNewestWaitingActionArrivesAtTheEndOfTheInterval() async {
     let mainQueue = DispatchQueue.test
     let store = self.store(latest: true, mainQueue)
-    await store.send(.tap(1))
-    await mainQueue.advance()
-    await store.receive(.response(1)) { $0.count = 1 }
+    await Self.tapOnce(store, mainQueue)
     await store.send(.tap(2))
     await mainQueue.advance(by: .seconds(0.5))
     await store.send(.tap(3))
@@ -86,9 +94,7 @@ private struct Tapper {
   @Test func theFirstWaitingActionArrivesWhenNotLatest() async {
     let mainQueue = DispatchQueue.test
     let store = self.store(latest: false, mainQueue)
-    await store.send(.tap(1))
-    await mainQueue.advance()
-    await store.receive(.response(1)) { $0.count = 1 }
+    await Self.tapOnce(store, mainQueue)
     await store.send(.tap(2))
     await mainQueue.advance(by: .seconds(0.5))
     await store.send(.tap(3))
@@ -100,9 +106,7 @@ private struct Tapper {
   @Test func anActionAfterTheIntervalArrivesAtOnce() async {
     let mainQueue = DispatchQueue.test
     let store = self.store(latest: true, mainQueue)
-    await store.send(.tap(1))
-    await mainQueue.advance()
-    await store.receive(.response(1)) { $0.count = 1 }
+    await Self.tapOnce(store, mainQueue)
     await mainQueue.advance(by: .seconds(2))
     await store.send(.tap(2))
     await mainQueue.advance()

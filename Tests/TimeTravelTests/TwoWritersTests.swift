@@ -34,6 +34,16 @@ import TimeTravel
     }
   }
 
+  /// A writer of `record-stress`'s kind of recording at `url`.
+  static func writer(at url: URL) throws -> LogWriter {
+    try LogWriter(
+      url: url,
+      header: LogHeader(
+        feature: "stress", stateType: "Int", actionType: "Int", startedAt: Date(),
+        checkpointInterval: 100),
+      initialState: 0)
+  }
+
   @Test func aRecorderInAnotherProcessIsNamedAndItsKillFreesTheFile() async throws {
     let executable = try #require(
       productURL("record-stress"), "build the record-stress product first")
@@ -60,12 +70,7 @@ import TimeTravel
     #expect(reader.lastAcknowledged > 0, "the child never acknowledged an action")
 
     let error = #expect(throws: ActionLogError.self) {
-      try LogWriter(
-        url: url,
-        header: LogHeader(
-          feature: "stress", stateType: "Int", actionType: "Int", startedAt: Date(),
-          checkpointInterval: 100),
-        initialState: 0)
+      try Self.writer(at: url)
     }
     #expect(
       error
@@ -80,12 +85,7 @@ import TimeTravel
     // nothing says another recorder is writing it.
     #expect(POSIXFileSystem().lockHolder(of: url.path) == nil)
     #expect(throws: ActionLogError.fileExists(path: url.path)) {
-      try LogWriter(
-        url: url,
-        header: LogHeader(
-          feature: "stress", stateType: "Int", actionType: "Int", startedAt: Date(),
-          checkpointInterval: 100),
-        initialState: 0)
+      try Self.writer(at: url)
     }
     #expect(try Recording(contentsOf: url).count >= reader.lastAcknowledged)
   }
