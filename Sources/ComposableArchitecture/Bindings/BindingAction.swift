@@ -1,4 +1,5 @@
 import CasePaths
+import ConcurrencyExtras
 import CustomDump
 
 /// An action that writes a value to a field of state, as a form does: what SwiftUI's bindings
@@ -20,6 +21,8 @@ public struct BindingAction<Root>: @unchecked Sendable {
   let value: any Sendable
   let apply: @Sendable (inout Root) -> Void
   let isEqual: @Sendable (BindingAction) -> Bool
+  /// Set when the action is applied, for a store that sent it to say when nothing did.
+  var applied: _BindingApplied?
 
   /// Writes `value` to the field at `keyPath`.
   public static func set<Value: Equatable & Sendable>(
@@ -55,12 +58,20 @@ public struct BindingAction<Root>: @unchecked Sendable {
   /// Writes the value to the state.
   public func set(_ root: inout Root) {
     self.apply(&root)
+    self.applied?.mark()
   }
 
   /// Whether the action writes the field at `keyPath`: `case .binding(\.name):`.
   public static func ~= <Value>(keyPath: WritableKeyPath<Root, Value>, action: Self) -> Bool {
     action.keyPath == keyPath
   }
+}
+
+/// Whether a binding action sent from a store was applied by a ``BindingReducer``.
+final class _BindingApplied: Sendable {
+  private let storage = LockIsolated(false)
+  var value: Bool { self.storage.value }
+  func mark() { self.storage.setValue(true) }
 }
 
 extension BindingAction: Equatable {

@@ -15,6 +15,12 @@ protocol _StoreCore<State, Action>: AnyObject {
   func send(_ action: Action, origin: ActionOrigin, site: CallSite?, tasks: _TaskList)
   func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> Int
   func removeObserver(_ id: Int)
+  /// Calls `observer` after every action, without working out this core's state.
+  func addActionObserver(_ observer: @escaping @MainActor () -> Void) -> Int
+  /// The tasks of the root store's effects still in flight, by key.
+  var effectTasksInFlight: [Int: Task<Void, Never>] { get }
+  /// Whether the root store is processing actions: one sent now waits its turn.
+  var isProcessingActions: Bool { get }
 }
 
 /// What a test store needs of a root core, whatever its reducer type.
@@ -115,6 +121,18 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
 
   func removeObserver(_ id: Int) {
     self.observers[id] = nil
+  }
+
+  func addActionObserver(_ observer: @escaping @MainActor () -> Void) -> Int {
+    self.addObserver { _ in observer() }
+  }
+
+  var effectTasksInFlight: [Int: Task<Void, Never>] {
+    self.effectTasks.mapValues(\.task)
+  }
+
+  var isProcessingActions: Bool {
+    self.isSending
   }
 
   /// Cancels every effect in flight.
@@ -300,12 +318,14 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
 @MainActor
 final class _ScopedCore<ParentState, ParentAction, State, Action>: _StoreCore {
   let parent: any _StoreCore<ParentState, ParentAction>
-  let toState: KeyPath<ParentState, State>
+  let toState: (ParentState) -> State
   let fromAction: (Action) -> ParentAction
 
+  /// - Parameter toState: A key path (`{ $0[keyPath: path] }`) or a function of the parent's
+  ///   state: called on every read, never cached.
   init(
     parent: any _StoreCore<ParentState, ParentAction>,
-    toState: KeyPath<ParentState, State>,
+    toState: @escaping (ParentState) -> State,
     fromAction: @escaping (Action) -> ParentAction
   ) {
     self.parent = parent
@@ -314,7 +334,7 @@ final class _ScopedCore<ParentState, ParentAction, State, Action>: _StoreCore {
   }
 
   var state: State {
-    self.parent.state[keyPath: self.toState]
+    self.toState(self.parent.state)
   }
 
   func send(_ action: Action, origin: ActionOrigin, site: CallSite?, tasks: _TaskList) {
@@ -323,10 +343,23 @@ final class _ScopedCore<ParentState, ParentAction, State, Action>: _StoreCore {
 
   func addObserver(_ observer: @escaping @MainActor (State) -> Void) -> Int {
     let toState = self.toState
-    return self.parent.addObserver { observer($0[keyPath: toState]) }
+    return self.parent.addObserver { observer(toState($0)) }
   }
 
   func removeObserver(_ id: Int) {
     self.parent.removeObserver(id)
+  }
+
+  func addActionObserver(_ observer: @escaping @MainActor () -> Void) -> Int {
+    // NB: A scope by a function runs it only when its state is read, as in TCA.
+    self.parent.addActionObserver(observer)
+  }
+
+  var effectTasksInFlight: [Int: Task<Void, Never>] {
+    self.parent.effectTasksInFlight
+  }
+
+  var isProcessingActions: Bool {
+    self.parent.isProcessingActions
   }
 }

@@ -53,11 +53,14 @@ public final class Store<State, Action>: Observable {
     )
   }
 
-  init(core: any _StoreCore<State, Action>) {
+  /// - Parameter canCacheChildren: Whether scoping by key paths gives the same child store while
+  ///   it is in use: not for a store scoped by functions, nor for what is scoped from it.
+  init(core: any _StoreCore<State, Action>, canCacheChildren: Bool = true) {
     self.core = core
+    self.canCacheChildren = canCacheChildren
     Logger.shared.log("\(storeTypeName(of: Self.self)).init")
     // NB: Observers of the store (Observation) are told after each action, as a whole.
-    _ = core.addObserver { [weak self] _ in
+    self.actionObserver = core.addActionObserver { [weak self] in
       guard let self else { return }
       self.observationRegistrar.withMutation(of: self, keyPath: self.stateKeyPath) {}
     }
@@ -66,8 +69,17 @@ public final class Store<State, Action>: Observable {
   // NB: Isolated, as the logger is: a store let go on the main actor logs at once, one let go
   // elsewhere when the main actor next runs.
   isolated deinit {
+    self.core.removeObserver(self.actionObserver)
     Logger.shared.log("\(storeTypeName(of: Store.self)).deinit")
   }
+
+  let canCacheChildren: Bool
+  private var actionObserver = 0
+  private var parent: AnyObject?
+  /// The stores scoped from this one by key paths, held weakly: scoping again while a child is
+  /// in use gives that child, as TCA's cache does, without keeping a child nobody holds.
+  private var children: [_ScopeID: _WeakStore] = [:]
+  private var childrenPruneCount = 16
 
   private let observationRegistrar = ObservationRegistrar()
   /// `\.state`, made once: a key path into a generic class is built anew each time its literal
@@ -123,7 +135,7 @@ public final class Store<State, Action>: Observable {
   /// Scopes the store to one that exposes child state and actions.
   ///
   /// ```swift
-  /// let childStore = store.scope(state: \.child, action: \.child)
+  /// let childStore = store.scope(\.child, action: \.child)
   /// ```
   ///
   /// - Parameters:
@@ -131,13 +143,88 @@ public final class Store<State, Action>: Observable {
   ///   - action: A case key path from `Action` to `ChildAction`.
   /// - Returns: A new store with its domain (state and action) transformed.
   public func scope<ChildState, ChildAction>(
+    _ state: KeyPath<State, ChildState>,
+    action: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    self.scope(id: _ScopeID(state: state, action: action)) {
+      let embed = AnyCasePath(action)
+      return _ScopedCore(
+        parent: self.core, toState: { $0[keyPath: state] }, fromAction: embed.embed)
+    }
+  }
+
+  /// The child store cached under `id` while it lives, or a new one from `makeCore`.
+  func scope<ChildState, ChildAction>(
+    id: _ScopeID,
+    makeCore: () -> any _StoreCore<ChildState, ChildAction>
+  ) -> Store<ChildState, ChildAction> {
+    guard self.canCacheChildren else {
+      return Store<ChildState, ChildAction>(core: makeCore(), canCacheChildren: false)
+    }
+    if let child = self.children[id]?.store as? Store<ChildState, ChildAction> {
+      return child
+    }
+    let child = Store<ChildState, ChildAction>(core: makeCore())
+    // NB: The child keeps its parent, and with it the parent's cache, while it lives: the stores
+    // of a collection's elements stay the same for as long as one of them is held.
+    child.parent = self
+    self.children[id] = _WeakStore(store: child)
+    if self.children.count >= self.childrenPruneCount {
+      self.children = self.children.filter { $0.value.store != nil }
+      self.childrenPruneCount = max(16, 2 * self.children.count)
+    }
+    return child
+  }
+
+  /// The same as ``scope(_:action:)``, with the state's label: the spelling before TCA 1.25.
+  public func scope<ChildState, ChildAction>(
     state: KeyPath<State, ChildState>,
     action: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    let embed = AnyCasePath(action)
-    return Store<ChildState, ChildAction>(
-      core: _ScopedCore(parent: self.core, toState: state, fromAction: embed.embed)
+    self.scope(state, action: action)
+  }
+
+  /// Scopes the store with functions rather than key paths, as TCA did before 1.5.
+  ///
+  /// `state` runs on every read of the child's state; the child store is not one a parent can
+  /// find again.
+  @available(
+    *, deprecated,
+    message:
+      "Pass 'state' a key path to child state and 'action' a case key path to child action, instead."
+  )
+  public func scope<ChildState, ChildAction>(
+    state toChildState: @escaping (_ state: State) -> ChildState,
+    action fromChildAction: @escaping (_ childAction: ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction> {
+    Store<ChildState, ChildAction>(
+      core: _ScopedCore(parent: self.core, toState: toChildState, fromAction: fromChildAction),
+      canCacheChildren: false
     )
+  }
+
+  /// Reads the current state through `body`, without tracking the store.
+  @available(*, deprecated, message: "Use '@ObservableState' and read the store's state, instead.")
+  public func withState<R>(_ body: (_ state: State) -> R) -> R {
+    body(self.core.state)
+  }
+
+  /// The state, read without tracking the store.
+  @_spi(Internals) public var currentState: State {
+    self.core.state
+  }
+
+  /// Sends an action and returns the task of the effects it started, if any: what TCA's own
+  /// tests await.
+  @_spi(Internals) @_disfavoredOverload @discardableResult
+  public func send(_ action: Action) -> Task<Void, Never>? {
+    self._send(action, site: nil).rawValue
+  }
+
+  /// The tasks of the root store's effects in flight, by key: an effect leaves the moment it
+  /// finishes or is cancelled.
+  @_spi(Internals) public var effectCancellables: [Int: Task<Void, Never>] {
+    self.core.effectTasksInFlight
   }
 
   /// Calls `onChange` with the new state after every action the store processes, until the
@@ -181,6 +268,16 @@ extension Store where State: Sendable {
     }
     return stream
   }
+}
+
+/// What a store caches a child scoped by key paths under: the two paths.
+struct _ScopeID: Hashable {
+  let state: AnyKeyPath
+  let action: AnyKeyPath
+}
+
+struct _WeakStore {
+  weak var store: AnyObject?
 }
 
 /// A convenience for the store of a reducer: `StoreOf<Feature>`.
