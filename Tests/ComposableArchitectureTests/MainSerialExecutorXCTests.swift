@@ -1,10 +1,10 @@
 import ComposableArchitecture
 import XCTest
 
-/// A test store that serializes async work on the main thread when asked, as TCA's does:
-/// a timer driven by a test clock delivers every tick an advance passes, and the setting before
-/// the store comes back when it goes. XCTest, whose tests run one at a time: the setting is the
-/// process's.
+/// A test store in an XCTest test serializes async work on the main thread, as TCA's does by
+/// default: a timer driven by a test clock delivers every tick an advance passes, and the setting
+/// the store found comes back when it goes. XCTest, whose tests run one at a time: the setting is
+/// the process's.
 @MainActor
 final class MainSerialExecutorXCTests: XCTestCase {
   @Reducer
@@ -40,7 +40,7 @@ final class MainSerialExecutorXCTests: XCTestCase {
       } withDependencies: {
         $0.continuousClock = clock
       }
-      store.useMainSerialExecutor = true
+      XCTAssertTrue(store.useMainSerialExecutor)
       XCTAssertTrue(uncheckedUseMainSerialExecutor)
       await store.send(.start)
       for round in 1...5 {
@@ -52,5 +52,23 @@ final class MainSerialExecutorXCTests: XCTestCase {
       await store.send(.stop)
     }
     XCTAssertFalse(uncheckedUseMainSerialExecutor)
+  }
+
+  func testEachStorePutsBackWhatItFoundWhileAnEarlierStoreLives() {
+    let earlier = TestStore(initialState: Ticker.State()) { Ticker() }
+    XCTAssertTrue(uncheckedUseMainSerialExecutor)
+    uncheckedUseMainSerialExecutor = false
+    do {
+      let store = TestStore(initialState: Ticker.State()) { Ticker() }
+      XCTAssertTrue(uncheckedUseMainSerialExecutor)
+      _ = store
+    }
+    XCTAssertFalse(uncheckedUseMainSerialExecutor)
+    do {
+      let store = TestStore(initialState: Ticker.State()) { Ticker() }
+      store.useMainSerialExecutor = false
+      XCTAssertFalse(uncheckedUseMainSerialExecutor)
+    }
+    _ = earlier
   }
 }

@@ -1,5 +1,6 @@
 @_spi(Internals) import ComposableArchitecture
 import Foundation
+import TestSupport
 import Testing
 
 /// Scoping a store as TCA's own store tests (`StoreTests`, `StoreLifetimeTests`,
@@ -190,6 +191,30 @@ import Testing
     gate.continuation.yield()
     await task?.value
     #expect(store.effectCancellables.isEmpty)
+  }
+
+  @Test func aStoreThatGoesCancelsItsEffectsAndTheyNoLongerCountAsCancellable() async {
+    enum CancelID: Hashable { case forever }
+    let ended = LockIsolated(false)
+    func isRegistered() -> Bool {
+      _cancellationCancellables.withValue {
+        $0.exists(at: CancelID.forever, path: NavigationIDPath())
+      }
+    }
+    do {
+      let store = Store<Int, Void>(initialState: 0) {
+        Reduce { _, _ in
+          .run { _ in
+            do { try await Task.never() } catch { ended.setValue(true) }
+          }
+          .cancellable(id: CancelID.forever)
+        }
+      }
+      store.send(())
+      #expect(isRegistered())
+    }
+    #expect(!isRegistered())
+    #expect(await eventually { ended.value })
   }
 
   @Test func aScopedStoreNoLongerInUseStopsObservingItsRoot() {

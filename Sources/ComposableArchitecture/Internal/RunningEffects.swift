@@ -11,6 +11,10 @@ final class _RunningEffects: Sendable {
     self.storage.value.isEmpty
   }
 
+  var count: Int {
+    self.storage.value.count
+  }
+
   /// The actions whose effects are still running.
   var parents: Set<UInt64> {
     Set(self.storage.value.values)

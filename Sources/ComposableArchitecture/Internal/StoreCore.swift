@@ -78,8 +78,15 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
   }
 
   isolated deinit {
-    for entry in self.effectTasks.values {
+    // NB: A store that goes cancels its effects, as TCA's root store does; they no longer count
+    // as cancellable, though their tasks return later, with nothing to tell.
+    let store = ObjectIdentifier(self)
+    for (key, entry) in self.effectTasks {
       entry.task.cancel()
+      guard !entry.cancelIDs.isEmpty else { continue }
+      _cancellationCancellables.withValue { collection in
+        for id in entry.cancelIDs { collection.remove(key: key, store: store, id: id) }
+      }
     }
   }
 

@@ -52,21 +52,32 @@ public final class TestStore<State: Equatable, Action> {
 
   /// Whether async work runs serially on the main thread while the store lives, so that effects
   /// driven by a test clock advance deterministically; the setting before it comes back when the
-  /// store goes. `false` unless set: TCA's test store turns it on by default, but on Linux the
-  /// check at the end of an XCTest test cannot let effects finish while it holds the main thread.
+  /// store goes. On by default in an XCTest test, as in TCA, whose tests run one at a time; off by
+  /// default in Swift Testing, whose tests run at the same time in one process.
   public var useMainSerialExecutor: Bool {
     get { uncheckedUseMainSerialExecutor }
     set {
-      if newValue, !self.holdsMainSerialExecutor.value {
-        self.holdsMainSerialExecutor.setValue(true)
-        _MainSerialExecutorHolds.acquire()
-      } else if !newValue, self.holdsMainSerialExecutor.value {
-        self.holdsMainSerialExecutor.setValue(false)
-        _MainSerialExecutorHolds.release()
+      if newValue, self.mainSerialExecutorHold.value == nil {
+        self.mainSerialExecutorHold.setValue(_MainSerialExecutorHolds.acquire())
+      } else if !newValue {
+        self.releaseMainSerialExecutor()
       }
     }
   }
-  nonisolated private let holdsMainSerialExecutor = LockIsolated(false)
+  /// What the setting was when this store turned it on, while it holds it.
+  nonisolated private let mainSerialExecutorHold = LockIsolated<Bool?>(nil)
+  /// Whether the store's test runs alone (XCTest), rather than beside others (Swift Testing).
+  nonisolated private let runsOneTestAtATime: Bool = {
+    if case .xcTest = TestContext.current { return true }
+    return false
+  }()
+
+  nonisolated private func releaseMainSerialExecutor() {
+    guard let before = self.mainSerialExecutorHold.value else { return }
+    self.mainSerialExecutorHold.setValue(nil)
+    _MainSerialExecutorHolds.release(
+      restoring: before, oneTestAtATime: self.runsOneTestAtATime)
+  }
 
   let core: any _RootStoreCore<State, Action>
   /// The shared values the reducers and effects changed since the last assertion.
@@ -179,6 +190,11 @@ public final class TestStore<State: Equatable, Action> {
         log.recordFedBack(action, id: context.id, parent: parent, state: state, fallback: location)
       }
     }
+    // NB: XCTest runs one test at a time, so the process-wide setting is the test's, as TCA's
+    // test store takes it by default; Swift Testing runs tests at once, and a test asks.
+    if self.runsOneTestAtATime {
+      self.useMainSerialExecutor = true
+    }
   }
 
   /// ``init(initialState:recording:reducer:withDependencies:timeout:fileID:filePath:line:column:)``
@@ -203,7 +219,7 @@ public final class TestStore<State: Equatable, Action> {
   }
 
   deinit {
-    if self.holdsMainSerialExecutor.value { _MainSerialExecutorHolds.release() }
+    self.releaseMainSerialExecutor()
     self.completed()
     if let failure = self.recording?.finish() {
       _reportTestFailure(
@@ -577,7 +593,11 @@ public final class TestStore<State: Equatable, Action> {
     self.skipReceived(showSkippedAssertions: true, at: location)
   }
 
-  /// Cancels every effect in flight, so the test can end without waiting for them.
+  /// Stops asserting on the effects in flight, so the test can end without waiting for them.
+  ///
+  /// The effects go on running, as in TCA: an action one sends later is still received, and
+  /// can be asserted. They are cancelled when the store goes. The skip is shown as skipped
+  /// assertions are, unless the store is non-exhaustive and hides them.
   ///
   /// - Parameter strict: Whether to report an issue when there is nothing to skip.
   public func skipInFlightEffects(
@@ -588,18 +608,28 @@ public final class TestStore<State: Equatable, Action> {
     column: UInt = #column
   ) async {
     await Task.megaYield()
+    let location = _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     guard !self.runningEffects.isEmpty else {
       if strict {
-        self.report(
-          "There were no in-flight effects to skip.",
-          at: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        )
+        self.report("There were no in-flight effects to skip.", at: location)
       }
       return
     }
-    self.core.cancelAllEffects()
+    let count = self.runningEffects.count
+    let actions = self.runningEffects.parents.sorted().compactMap { self.provenance[$0]?.action }
     self.runningEffects.forgetAll()
-    await Task.megaYield()
+    if self.exhaustivity != .off(showSkippedAssertions: false) {
+      let origins =
+        actions.count == 1
+        ? String(customDumping: actions[0]) : String(customDumping: actions)
+      self.reportSkipped(
+        """
+        \(count) in-flight effect\(count == 1 ? " was" : "s were") skipped, originating from:
+
+        \(origins)
+        """,
+        at: location)
+    }
   }
 
   // MARK: - Internals
