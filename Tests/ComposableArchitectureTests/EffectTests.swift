@@ -5,6 +5,20 @@ import Testing
 
 @MainActor
 @Suite struct EffectTests {
+  @Test func aRunEffectsTaskCarriesTheNameItWasGiven() async {
+    let names = LockIsolated<[String?]>([])
+    let store = Store(initialState: 0) {
+      Reduce<Int, Bool> { _, named in
+        named
+          ? .run(name: "sync") { _ in names.withValue { $0.append(Task.name) } }
+          : .run { _ in names.withValue { $0.append(Task.name) } }
+      }
+    }
+    await store.send(true).finish()
+    await store.send(false).finish()
+    #expect(names.value == ["sync", nil])
+  }
+
   /// A store whose state is the log of actions it received, and whose reducer returns, for the
   /// action "start", the effect under test.
   private func logStore(

@@ -152,18 +152,20 @@ import Testing
   @Test func ifLetUnwrapsEachTimeTheStateAppearsAndSaysWhenItGoes() {
     let store = Store(initialState: Parent.State()) { Parent() }
     var events: [String] = []
+    var unwrapped: Store<Row.State, Row.Action>?
     let observation = store.scope(
       state: { $0.child }, action: { Parent.Action.child(.presented($0)) }
     )
     .ifLet { child in
       events.append("then \(child.withState(\.id))")
-      child.send(.tap)
+      unwrapped = child
     } else: {
       events.append("else")
     }
     #expect(events == ["else"])
     store.send(.show)
     #expect(events == ["else", "then 1"])
+    unwrapped?.send(.tap)
     #expect(store.state.child?.count == 1)
     store.send(.child(.presented(.tap)))
     #expect(events == ["else", "then 1"])

@@ -37,10 +37,19 @@ import Testing
     let observation = store.observe { [weak store] state in
       if state.last == 1 { store?.send(2) }
     }
-    store.send(1)
+    // NB: Still reported, as TCA reports an action sent while another is being processed.
+    withKnownIssue {
+      store.send(1)
+    } matching: { issue in
+      issue.description.contains("Sent 'Int' while an action was being processed.")
+        && issue.description.contains("Reentrant actions are undefined")
+    }
     #expect(store.state == [1, 2])
     #expect(maxDepth.value == 1)
     observation.cancel()
+    // Actions fed back by effects wait their turn without a word.
+    store.send(3)
+    #expect(store.state == [1, 2, 3])
   }
 
   @Test func effectsRunAsTasksAndFeedActionsBack() async {

@@ -14,7 +14,7 @@ public struct Effect<Action> {
     case none
     /// An action fed back at once, and where the effect was made (`nil` for the library's own).
     case send(Action, CallSite?)
-    case run(TaskPriority?, CallSite, @Sendable (Send<Action>) async -> Void)
+    case run(TaskPriority?, _EffectRun, @Sendable (Send<Action>) async -> Void)
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
     case cancellable(_CancelID, cancelInFlight: Bool, Effect<Action>)
@@ -27,6 +27,18 @@ public struct Effect<Action> {
   @usableFromInline
   init(operation: Operation) {
     self.operation = operation
+  }
+}
+
+/// Where a `run` effect was made, and the name of its task.
+@usableFromInline
+struct _EffectRun: Sendable {
+  let site: CallSite
+  let name: String?
+
+  init(site: CallSite, name: String? = nil) {
+    self.site = site
+    self.name = name
   }
 }
 
@@ -70,12 +82,14 @@ extension Effect {
   /// - Parameters:
   ///   - priority: Priority of the underlying task. If `nil`, the priority comes from
   ///     `Task.currentPriority`.
+  ///   - name: The name of the underlying task, as debuggers and profilers show it.
   ///   - operation: The operation to execute.
   ///   - handler: An error handler, invoked when the operation throws an error other than
   ///     `CancellationError`. Without one, such an error is reported as an issue.
   /// - Returns: An effect wrapping the given asynchronous work.
   public static func run(
     priority: TaskPriority? = nil,
+    name: String? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
     catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -85,7 +99,10 @@ extension Effect {
   ) -> Self {
     withEscapedDependencies { escaped in
       Self(
-        operation: .run(priority, CallSite(fileID: fileID, line: line)) { send in
+        operation: .run(
+          priority, _EffectRun(site: CallSite(fileID: fileID, line: line), name: name)
+        ) {
+          send in
           await escaped.yield {
             do {
               try await operation(send)

@@ -65,7 +65,7 @@ extension Effect {
     switch self.operation {
     case .none: return .none
     case .send: return .send
-    case .run(_, let site, _): return .run(site)
+    case .run(_, let run, _): return .run(run.site)
     case .merge(let effects): return Self.combined(effects, EffectShape.merge)
     case .concatenate(let effects): return Self.combined(effects, EffectShape.concatenate)
     case .cancellable(let id, let cancelInFlight, let effect):

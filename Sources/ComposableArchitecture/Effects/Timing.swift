@@ -102,7 +102,9 @@ extension Effect {
     case let .send(action, _):
       let action = UncheckedSendable(action)
       return Self(
-        operation: .run(nil, site) { send in await gate { await send(action.value) } }
+        operation: .run(nil, _EffectRun(site: site)) { send in
+          await gate { await send(action.value) }
+        }
       )
     case let .run(priority, site, operation):
       return Self(

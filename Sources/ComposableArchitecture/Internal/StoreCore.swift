@@ -92,7 +92,22 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
 
   func send(_ action: Action, origin: ActionOrigin, site: CallSite?, tasks: _TaskList) {
     self.buffer.append((action, origin, site, tasks))
-    guard !self.isSending else { return }
+    guard !self.isSending else {
+      // NB: What effects feed back waits its turn by design; an action sent from outside while
+      // the store processes another (from an observer, or from a reducer holding the store) is
+      // one TCA warns of, though it too waits its turn here.
+      if origin == .send {
+        reportIssue(
+          """
+          Sent '\(debugCaseOutput(action))' while an action was being processed.
+
+          Reentrant actions are undefined and will be a precondition failure in a future version \
+          of the library.
+          """
+        )
+      }
+      return
+    }
     self.isSending = true
     defer {
       self.buffer.removeAll(keepingCapacity: true)
@@ -169,7 +184,8 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     case let .send(action, site):
       self.send(action, origin: .effect(parent: parent), site: site, tasks: all)
 
-    case let .run(priority, site, operation):
+    case let .run(priority, run, operation):
+      let site = run.site
       let key = self.nextTaskKey
       self.nextTaskKey += 1
       let isCompleted = LockIsolated(false)
@@ -199,7 +215,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
         self?.send(action, origin: .effect(parent: parent), site: site, tasks: all)
       }
       let running = self.runningEffects
-      let task = Task(priority: priority) { @MainActor [weak self] in
+      let task = Task(name: run.name, priority: priority) { @MainActor [weak self] in
         await _runEffect(operation, send: send) {
           isCompleted.setValue(true)
           running.finish(key)
