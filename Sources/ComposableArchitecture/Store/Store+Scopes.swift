@@ -20,11 +20,7 @@ extension Store where State: ObservableState {
     line: UInt = #line,
     column: UInt = #column
   ) -> Store<ChildState, ChildAction>? {
-    if !self.canCacheChildren {
-      reportIssue(
-        _uncachedStoreMessage(storeTypeName(of: Self.self)),
-        fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    self.reportIfUncached(fileID: fileID, filePath: filePath, line: line, column: column)
     guard let childState = self.core.state[keyPath: state] else { return nil }
     return self.scope(id: _ScopeID(state: state, action: action)) {
       _ScopedCore(
@@ -62,11 +58,7 @@ extension Store where State: ObservableState {
     line: UInt = #line,
     column: UInt = #column
   ) -> _StoreCollection<ElementID, ElementState, ElementAction> {
-    if !self.canCacheChildren {
-      reportIssue(
-        _uncachedStoreMessage(storeTypeName(of: Self.self)),
-        fileID: fileID, filePath: filePath, line: line, column: column)
-    }
+    self.reportIfUncached(fileID: fileID, filePath: filePath, line: line, column: column)
     return _StoreCollection(self.scope(state, action: action))
   }
 
@@ -83,6 +75,17 @@ extension Store where State: ObservableState {
   ) -> _StoreCollection<ElementID, ElementState, ElementAction> {
     self.scope(
       state, action: action, fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+extension Store {
+  /// Reports a scope that needs a cached parent (an optional or a collection scope) made from a
+  /// store scoped by functions, as TCA does.
+  func reportIfUncached(fileID: StaticString, filePath: StaticString, line: UInt, column: UInt) {
+    guard !self.canCacheChildren else { return }
+    reportIssue(
+      _uncachedStoreMessage(storeTypeName(of: Self.self)),
+      fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }
 
