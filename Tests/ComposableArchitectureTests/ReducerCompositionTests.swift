@@ -169,6 +169,35 @@ private struct Parent: Reducer {
     #expect(state.changes == ["0→1", "1→3"])
   }
 
+  @Test func onChangeReturningAnEffectSeesTheOldValueAndChangesTheState() async {
+    struct State: Equatable {
+      var value = 0
+      var changes: [String] = []
+    }
+    let effects = LockIsolated(0)
+    let store = TestStore(initialState: State()) {
+      Reduce<State, Int> { state, action in
+        state.value = action
+        return .none
+      }
+      .onChange(of: \.value) { old, state in
+        state.changes.append("\(old)→\(state.value)")
+        return .run { _ in effects.withValue { $0 += 1 } }
+      }
+    }
+    await store.send(1) {
+      $0.value = 1
+      $0.changes = ["0→1"]
+    }
+    await store.send(1)
+    await store.send(3) {
+      $0.value = 3
+      $0.changes = ["0→1", "1→3"]
+    }
+    await store.finish()
+    #expect(effects.value == 2)
+  }
+
   @Test func dependencyModifierOverridesForTheReducer() {
     struct Feature: Reducer {
       @Dependency(\.uuid) var uuid

@@ -1,4 +1,28 @@
 extension Reducer {
+  /// Runs `perform` when a value of state changes, with the value before and the state after:
+  /// TCA 1.25's `onChange`, which returns an effect rather than a reducer.
+  ///
+  /// ```swift
+  /// BindingReducer()
+  ///   .onChange(of: \.isHapticFeedbackEnabled) { oldValue, state in
+  ///     .run { [isEnabled = state.isHapticFeedbackEnabled] _ in await settings.save(isEnabled) }
+  ///   }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - toValue: A closure that returns a value from the given state.
+  ///   - perform: What to do when the value changes: it may change the state further, and
+  ///     returns an effect.
+  /// - Returns: A reducer that performs the logic when the state changes.
+  public func onChange<V: Equatable>(
+    of toValue: @escaping (State) -> V,
+    _ perform: @escaping (_ oldValue: V, _ state: inout State) -> Effect<Action>
+  ) -> _OnChangeReducer<Self, V, Reduce<State, Action>> {
+    _OnChangeReducer(base: self, toValue: toValue, isDuplicate: ==) { oldValue, _ in
+      Reduce(internal: { state, _ in perform(oldValue, &state) })
+    }
+  }
+
   /// Adds a reducer to run when a value of state changes.
   ///
   /// ```swift
