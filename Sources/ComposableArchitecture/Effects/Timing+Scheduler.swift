@@ -187,7 +187,7 @@ import Foundation
 
   /// When each identifier last let an action through a scheduler's throttle, and the action
   /// waiting: kept for the process, by identifier, as TCA keeps them.
-  nonisolated(unsafe) private let _schedulerThrottles = LockIsolated<
+  private let _schedulerThrottles = LockIsolated<
     (times: [AnyHashableSendable: Any], values: [AnyHashableSendable: Any])
   >((times: [:], values: [:]))
 
