@@ -95,16 +95,15 @@ extension Store {
 public struct _StoreCollection<ID: Hashable & Sendable, State, Action>: RandomAccessCollection {
   private let store: Store<IdentifiedArray<ID, State>, IdentifiedAction<ID, Action>>
   private let data: IdentifiedArray<ID, State>
+  public nonisolated let endIndex: Int
 
   init(_ store: Store<IdentifiedArray<ID, State>, IdentifiedAction<ID, Action>>) {
     self.store = store
     self.data = store.state
+    self.endIndex = self.data.count
   }
 
   public nonisolated var startIndex: Int { 0 }
-  public nonisolated var endIndex: Int {
-    MainActor.assumeIsolated { self.data.count }
-  }
 
   public nonisolated subscript(position: Int) -> Store<State, Action> {
     MainActor.assumeIsolated {

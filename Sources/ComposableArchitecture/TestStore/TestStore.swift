@@ -73,8 +73,12 @@ public final class TestStore<State: Equatable, Action> {
   }()
 
   nonisolated private func releaseMainSerialExecutor() {
-    guard let before = self.mainSerialExecutorHold.value else { return }
-    self.mainSerialExecutorHold.setValue(nil)
+    // NB: Taken and cleared at once, so that a hold is let go only once.
+    let hold = self.mainSerialExecutorHold.withValue { hold in
+      defer { hold = nil }
+      return hold
+    }
+    guard let before = hold else { return }
     _MainSerialExecutorHolds.release(
       restoring: before, oneTestAtATime: self.runsOneTestAtATime)
   }
