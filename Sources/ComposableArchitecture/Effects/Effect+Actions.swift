@@ -29,7 +29,7 @@ extension Effect {
   @MainActor
   private func run(_ yield: @escaping @MainActor @Sendable (Action) -> Void) async {
     // NB: Matched outside the region checker's view, which cannot follow an indirect enum here.
-    let operation = UncheckedSendable(self.operation)
+    let operation = UncheckedSendable(self.structure)
     switch operation.value {
     case .none:
       return

@@ -35,10 +35,28 @@ public struct Effect<Action> {
 struct _EffectRun: Sendable {
   let site: CallSite
   let name: String?
+  /// The runs this one was fused from, when it is a merge or a concatenation of runs.
+  let fused: _FusedRuns?
 
-  init(site: CallSite, name: String? = nil) {
+  init(site: CallSite, name: String? = nil, fused: _FusedRuns? = nil) {
     self.site = site
     self.name = name
+    self.fused = fused
+  }
+}
+
+/// The parts of a `run` fused from others, as `merge` and `concatenate` fuse runs: one `run`
+/// whose operation runs them all, as TCA's is, that still knows its parts, so that a store
+/// starts each as a task of its own and a recording names each one's site.
+@usableFromInline
+final class _FusedRuns: @unchecked Sendable {
+  // NB: Unchecked: immutable. `parts` is the `[Effect<Action>]` of the effect holding it.
+  let isMerge: Bool
+  let parts: Any
+
+  init(isMerge: Bool, parts: Any) {
+    self.isMerge = isMerge
+    self.parts = parts
   }
 }
 
@@ -156,24 +174,12 @@ extension Effect {
 
   /// Merges this effect and another into a single effect that runs both at the same time.
   ///
+  /// Two `run` effects merge into one `run` that runs both, as TCA's do.
+  ///
   /// - Parameter other: Another effect.
   /// - Returns: An effect that runs this effect and the other at the same time.
-  @inlinable
   public func merge(with other: Self) -> Self {
-    switch (self.operation, other.operation) {
-    case (.none, _):
-      return other
-    case (_, .none):
-      return self
-    case let (.merge(lhs), .merge(rhs)):
-      return Self(operation: .merge(lhs + rhs))
-    case let (.merge(lhs), _):
-      return Self(operation: .merge(lhs + [other]))
-    case let (_, .merge(rhs)):
-      return Self(operation: .merge([self] + rhs))
-    default:
-      return Self(operation: .merge([self, other]))
-    }
+    self.combined(with: other, isMerge: true)
   }
 
   /// Concatenates a variadic list of effects together into a single effect, which runs the
@@ -199,24 +205,68 @@ extension Effect {
   /// Concatenates this effect and another into a single effect that first runs this effect to
   /// completion, and then runs the other.
   ///
+  /// Two `run` effects concatenate into one `run` that runs one after the other, as TCA's do.
+  ///
   /// - Parameter other: Another effect.
   /// - Returns: An effect that runs this effect, and after it completes or is cancelled, the other.
-  @inlinable
   public func concatenate(with other: Self) -> Self {
-    switch (self.operation, other.operation) {
-    case (.none, _):
-      return other
-    case (_, .none):
-      return self
-    case let (.concatenate(lhs), .concatenate(rhs)):
-      return Self(operation: .concatenate(lhs + rhs))
-    case let (.concatenate(lhs), _):
-      return Self(operation: .concatenate(lhs + [other]))
-    case let (_, .concatenate(rhs)):
-      return Self(operation: .concatenate([self] + rhs))
-    default:
-      return Self(operation: .concatenate([self, other]))
+    self.combined(with: other, isMerge: false)
+  }
+
+  /// A merge (or concatenation) of this effect and `other`, flattened: the parts of either that
+  /// is one already are taken one by one. When every part is a `run`, the result is a `run`
+  /// fused from them.
+  private func combined(with other: Self, isMerge: Bool) -> Self {
+    if case .none = self.operation { return other }
+    if case .none = other.operation { return self }
+    let parts = self.parts(isMerge: isMerge) + other.parts(isMerge: isMerge)
+    let runs: [(TaskPriority?, @Sendable (Send<Action>) async -> Void)]? =
+      [self, other].reduce(into: []) { runs, effect in
+        guard case let .run(priority, _, operation) = effect.operation else { return runs = nil }
+        runs?.append((priority, operation))
+      }
+    guard let runs, case let .run(_, first, _) = self.operation else {
+      return Self(operation: isMerge ? .merge(parts) : .concatenate(parts))
     }
+    let fused = _EffectRun(site: first.site, fused: _FusedRuns(isMerge: isMerge, parts: parts))
+    let (lhs, rhs) = (runs[0], runs[1])
+    if isMerge {
+      return Self(
+        operation: .run(nil, fused) { send in
+          await withTaskGroup(of: Void.self) { group in
+            group.addTask(priority: lhs.0) { await lhs.1(send) }
+            group.addTask(priority: rhs.0) { await rhs.1(send) }
+          }
+        })
+    }
+    return Self(
+      operation: .run(nil, fused) { send in
+        await lhs.1(send)
+        guard !Task.isCancelled else { return }
+        await rhs.1(send)
+      })
+  }
+
+  /// The effects this one merges (or concatenates): its parts when it is one, else itself.
+  private func parts(isMerge: Bool) -> [Self] {
+    switch self.operation {
+    case let .merge(effects) where isMerge: return effects
+    case let .concatenate(effects) where !isMerge: return effects
+    case let .run(_, run, _):
+      guard let fused = run.fused, fused.isMerge == isMerge else { return [self] }
+      return fused.parts as! [Self]
+    default: return [self]
+    }
+  }
+
+  /// What the effect is made of: a `run` fused from others is the merge or concatenation it
+  /// was made from. What a store starts, a recording names and a transformation rebuilds.
+  var structure: Operation {
+    guard case let .run(_, run, _) = self.operation, let fused = run.fused else {
+      return self.operation
+    }
+    let parts = fused.parts as! [Self]
+    return fused.isMerge ? .merge(parts) : .concatenate(parts)
   }
 
   /// Transforms all actions that this effect sends back into the store.
@@ -224,7 +274,7 @@ extension Effect {
   /// - Parameter transform: A mapping function that converts the effect's actions.
   /// - Returns: An effect that sends the transformed actions.
   public func map<T>(_ transform: @escaping @Sendable (Action) -> T) -> Effect<T> {
-    switch self.operation {
+    switch self.structure {
     case .none:
       return .none
     case let .send(action, site):
@@ -236,9 +286,9 @@ extension Effect {
         }
       )
     case let .merge(effects):
-      return Effect<T>(operation: .merge(effects.map { $0.map(transform) }))
+      return Effect<T>.merge(effects.map { $0.map(transform) })
     case let .concatenate(effects):
-      return Effect<T>(operation: .concatenate(effects.map { $0.map(transform) }))
+      return Effect<T>.concatenate(effects.map { $0.map(transform) })
     case let .cancellable(id, cancelInFlight, effect):
       return Effect<T>(
         operation: .cancellable(id, cancelInFlight: cancelInFlight, effect.map(transform))
@@ -254,7 +304,7 @@ extension Effect {
     _ transform: @escaping @Sendable (Action) -> T,
     around: @escaping @Sendable (Send<T>, @Sendable () async -> Void) async -> Void
   ) -> Effect<T> {
-    switch self.operation {
+    switch self.structure {
     case let .run(priority, site, operation):
       return Effect<T>(
         operation: .run(priority, site) { send in
@@ -264,10 +314,9 @@ extension Effect {
         }
       )
     case let .merge(effects):
-      return Effect<T>(operation: .merge(effects.map { $0.map(transform, around: around) }))
+      return Effect<T>.merge(effects.map { $0.map(transform, around: around) })
     case let .concatenate(effects):
-      return Effect<T>(
-        operation: .concatenate(effects.map { $0.map(transform, around: around) }))
+      return Effect<T>.concatenate(effects.map { $0.map(transform, around: around) })
     case let .cancellable(id, cancelInFlight, effect):
       return Effect<T>(
         operation: .cancellable(

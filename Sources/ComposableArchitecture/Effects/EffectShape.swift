@@ -62,7 +62,7 @@ extension Effect {
   /// What the effect does, without running it. Merges and concatenations of one effect are that
   /// effect, and `none` inside them is left out, so that equal work has one shape.
   public var shape: EffectShape {
-    switch self.operation {
+    switch self.structure {
     case .none: return .none
     case .send: return .send
     case .run(_, let run, _): return .run(run.site)

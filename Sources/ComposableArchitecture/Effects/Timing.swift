@@ -96,7 +96,7 @@ extension Effect {
     site: CallSite,
     _ gate: @escaping @Sendable (@Sendable () async -> Void) async -> Void
   ) -> Self {
-    switch self.operation {
+    switch self.structure {
     case .none, .cancel:
       return self
     case let .send(action, _):

@@ -177,7 +177,7 @@ final class _RootCore<R: Reducer>: _RootStoreCore {
     own: _TaskList?,
     all: _TaskList
   ) {
-    switch effect.operation {
+    switch effect.structure {
     case .none:
       return
 
