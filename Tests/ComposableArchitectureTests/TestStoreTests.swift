@@ -140,6 +140,31 @@ private struct Feature: Reducer {
     await store.receive(.echoed(7)) { $0.echoes = [7] }
   }
 
+  @Test func receiveWaitsForWhatASkippedEffectSendsLater() async {
+    let gate = Gate()
+    let store = TestStore(initialState: 0) {
+      Reduce<Int, Bool> { state, isStart in
+        guard isStart else {
+          state += 1
+          return .none
+        }
+        return .run { send in
+          await gate.wait()
+          await send(false)
+        }
+      }
+    }
+    await store.send(true)
+    await store.skipInFlightEffects()
+    // The effect sends only after `receive` has begun waiting: it must wait for it, though no
+    // effect it asserts on is in flight.
+    Task {
+      try? await Task.sleep(for: .milliseconds(100))
+      gate.open()
+    }
+    await store.receive(false) { $0 = 1 }
+  }
+
   @Test func aNonExhaustiveStoreHidingSkipsSaysNothingOfASkippedEffect() async {
     let store = self.makeStore()
     store.exhaustivity = .off(showSkippedAssertions: false)

@@ -5,32 +5,45 @@ import ConcurrencyExtras
 /// on, so that a test store can tell a finished effect from a running one without waiting for the
 /// main actor.
 final class _RunningEffects: Sendable {
-  private let storage = LockIsolated<[Int: UInt64]>([:])
+  private let storage = LockIsolated<(asserted: [Int: UInt64], skipped: Set<Int>)>(([:], []))
 
+  /// Whether no effect the test still asserts on is running (skipped ones aside).
   var isEmpty: Bool {
-    self.storage.value.isEmpty
+    self.storage.value.asserted.isEmpty
+  }
+
+  /// Whether no effect runs at all, skipped ones included: until then, one may still send an
+  /// action a test waits for.
+  var noneRunning: Bool {
+    self.storage.withValue { $0.asserted.isEmpty && $0.skipped.isEmpty }
   }
 
   var count: Int {
-    self.storage.value.count
+    self.storage.value.asserted.count
   }
 
   /// The actions whose effects are still running.
   var parents: Set<UInt64> {
-    Set(self.storage.value.values)
+    Set(self.storage.value.asserted.values)
   }
 
   func start(_ key: Int, parent: UInt64) {
-    self.storage.withValue { $0[key] = parent }
+    self.storage.withValue { $0.asserted[key] = parent }
   }
 
   func finish(_ key: Int) {
-    self.storage.withValue { $0[key] = nil }
+    self.storage.withValue {
+      $0.asserted[key] = nil
+      $0.skipped.remove(key)
+    }
   }
 
-  /// Forgets every running effect, as a test does when it skips them.
+  /// Stops asserting on every running effect, as a test does when it skips them: they run on.
   func forgetAll() {
-    self.storage.withValue { $0.removeAll() }
+    self.storage.withValue {
+      $0.skipped.formUnion($0.asserted.keys)
+      $0.asserted.removeAll()
+    }
   }
 }
 
