@@ -51,6 +51,61 @@ private struct Tally: Reducer {
     )
   }
 
+  @Test func aSharedValueChangedByTheActionIsDiffedFromItsValueBefore() {
+    struct Counter {
+      @Shared var count: Int
+      var name = "counter"
+    }
+    var output: [String] = []
+    let printer = _ReducerPrinter<Counter, Int>(printChange: { _, old, new in
+      output.append(CustomDump.diff(old, new) ?? "(No state changes)")
+    })
+    let store = Store(initialState: Counter(count: Shared(value: 0))) {
+      Reduce<Counter, Int> { state, delta in
+        state.$count.withLock { $0 += delta }
+        return .none
+      }
+      ._printChanges(printer)
+    }
+    store.send(1)
+    store.send(0)
+    #expect(
+      output == [
+        """
+          PrintChangesTests.Counter(
+        -   _count: 0,
+        +   _count: 1,
+            name: "counter"
+          )
+        """,
+        "(No state changes)",
+      ]
+    )
+    // The built-in printer says the same.
+    output = []
+    let builtIn = Store(initialState: Counter(count: Shared(value: 5))) {
+      Reduce<Counter, Int> { state, delta in
+        state.$count.withLock { $0 += delta }
+        return .none
+      }
+      ._printChanges(.customDump { output.append($0) })
+    }
+    builtIn.send(2)
+    #expect(
+      output == [
+        """
+        received action:
+          2
+          PrintChangesTests.Counter(
+        -   _count: 5,
+        +   _count: 7,
+            name: "counter"
+          )
+        """
+      ]
+    )
+  }
+
   @Test func actionLabelsPrintOnlyTheCasePath() {
     var output: [String] = []
     let store = Store(initialState: Tally.State()) {

@@ -272,7 +272,14 @@ extension _SharedBox: _SnapshotTaking {}
 func _sharedValuesAreEqual<Value: Equatable>(
   _ lhs: any _SharedAccess<Value>, _ rhs: any _SharedAccess<Value>
 ) -> Bool {
-  guard _SharedAssertion.isAsserting else { return lhs.current() == rhs.current() }
+  guard _SharedAssertion.isAsserting else {
+    // NB: Printing a change, the same shared value on both sides is the value before the
+    // action (left) and after (right).
+    if let moment = _SharedDiffing.moment, lhs.identity == rhs.identity {
+      return lhs.value(asOf: moment) == rhs.current()
+    }
+    return lhs.current() == rhs.current()
+  }
   return lhs.identity == rhs.identity
     ? lhs.expected() == rhs.current() : lhs.expected() == rhs.expected()
 }
@@ -311,9 +318,26 @@ extension Shared: Decodable where Value: Decodable {
   }
 }
 
-extension Shared: CustomDumpRepresentable {
-  /// The value, as a diff shows it.
-  public var customDumpValue: Any { self.wrappedValue }
+extension Shared: _CustomDiffObject {
+  /// The value before and after, as a diff shows a shared value that both sides hold: while a
+  /// change is printed (``Reducer/_printChanges(_:)``), the value before the action and now;
+  /// otherwise the value, twice.
+  public var _customDiffValues: (Any, Any) {
+    let current = self.wrappedValue
+    guard let moment = _SharedDiffing.moment else { return (current, current) }
+    return (self.access.value(asOf: moment), current)
+  }
+
+  /// The shared value's identity: the same for every `Shared` of its storage.
+  public var _objectIdentifier: ObjectIdentifier {
+    ObjectIdentifier(self.access.box)
+  }
+}
+
+/// What a diff of states printed after an action compares shared values against.
+enum _SharedDiffing {
+  /// The moment the action began: shared values it changed are diffed from their values then.
+  @TaskLocal static var moment: _SharedMoment?
 }
 
 extension Shared: CustomStringConvertible {

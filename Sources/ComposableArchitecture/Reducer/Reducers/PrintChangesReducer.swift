@@ -79,9 +79,16 @@ public struct _PrintChangesReducer<Base: Reducer>: Reducer {
     guard let printer = self.printer else {
       return self.base.reduce(into: &state, action: action)
     }
+    // NB: Both states hold their shared values by reference: the printer diffs them from the
+    // values they had when the action began, kept as the reducer changes them.
+    let moments = _SharedHolders.anyExist ? _SharedMomentLine() : nil
+    let moment = moments?.mark()
     let oldState = state
     let effects = self.base.reduce(into: &state, action: action)
-    printer.printChange(receivedAction: action, oldState: oldState, newState: state)
+    _SharedDiffing.$moment.withValue(moment) {
+      printer.printChange(receivedAction: action, oldState: oldState, newState: state)
+    }
+    withExtendedLifetime(moments) {}
     return effects
   }
 }
