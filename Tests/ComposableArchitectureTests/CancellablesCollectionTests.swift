@@ -1,4 +1,5 @@
 @_spi(Internals) import ComposableArchitecture
+import TestSupport
 import Testing
 
 /// The process-wide view of cancellable effects in flight that TCA's tests check after each test
@@ -46,6 +47,23 @@ import Testing
     #expect(self.isInFlight(id))
     task.cancel()
     await task.finish()
+    #expect(!self.isInFlight(id))
+  }
+
+  @Test func anEffectCancelledByIDIsForgottenAtOnceThoughItIsSlowToStop() async {
+    let id = "slow-\(UInt64.random(in: 0...UInt64.max))"
+    // NB: An operation that does not look at cancellation, as a download on Linux does not.
+    let waiting = LockIsolated<CheckedContinuation<Void, Never>?>(nil)
+    let effect = Effect<Never>.run { _ in
+      await withCheckedContinuation { continuation in waiting.setValue(continuation) }
+    }
+    .cancellable(id: id)
+    let consumer = Task { for await _ in effect.actions {} }
+    #expect(await eventually { self.isInFlight(id) && waiting.value != nil })
+    Task.cancel(id: id)
+    #expect(!self.isInFlight(id))
+    waiting.value?.resume()
+    await consumer.value
     #expect(!self.isInFlight(id))
   }
 }

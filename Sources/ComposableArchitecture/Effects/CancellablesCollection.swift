@@ -38,11 +38,13 @@ import ConcurrencyExtras
   }
 
   /// Cancels what runs under `id`, in every store and outside them, at its navigation path or
-  /// below it; each is forgotten when it returns.
+  /// below it, and forgets it at once, as TCA does: an operation slow to see that it was
+  /// cancelled (a download) is not left in flight for a test's tear-down to find.
   func cancel(id: _CancelID) {
     let target = _CancelTarget.id(id)
     for (key, tasks) in self.tasks where target.matches(key.id) {
       for task in tasks.values { task.cancel() }
+      self.tasks[key] = nil
     }
   }
 
