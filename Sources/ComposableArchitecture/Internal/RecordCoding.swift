@@ -180,6 +180,12 @@ public enum RecordCodingError: _TypeLimitation, Equatable {
 
   public var description: String {
     switch self {
+    case let .notDecodable(type, codingPath) where type.contains(" -> "):
+      return """
+        A recorded \(type) at \(codingPath) cannot be rebuilt: it is a function, which a \
+        recording cannot hold. To replay it, give the type that holds it a Codable conformance \
+        that writes what the function stands for instead.
+        """
     case let .notDecodable(type, codingPath):
       let name = Self.innermost(type)
       return """
@@ -196,7 +202,11 @@ extension RecordCodingError {
   /// its module (`PlainLedger.Action`, `Array<PlainItem>`).
   static func name(of type: Any.Type) -> String {
     let full = _stableTypeName(type)
-    guard let module = full.split(separator: ".").first, !module.contains("<") else {
+    // NB: The module is the first name in it, wherever it starts: `(inout Module.State) -> ()`.
+    let start = full.drop { !($0.isLetter || $0 == "_") }
+    guard let module = start.split(separator: ".").first,
+      module.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+    else {
       return full
     }
     return full.replacingOccurrences(of: "\(module).", with: "")
