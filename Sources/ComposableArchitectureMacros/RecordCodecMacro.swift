@@ -21,9 +21,12 @@ public enum RecordCodecMacro: ScopedExtensionMacro, MemberAttributeMacro {
   ) throws -> [ExtensionDeclSyntax] {
     // NB: Only what the type does not conform to already, wherever that is declared.
     let missing = Set(protocols.map(\.lastNameComponent))
+    let bindable =
+      missing.contains("_BindableFields")
+      ? Self.bindableFieldsExtension(of: declaration, type: type).map { [$0] } ?? [] : []
     guard missing.contains("Decodable"), missing.contains("Encodable"),
       let codable = Self.codableExtension(of: declaration, type: type)
-    else { return [] }
+    else { return bindable }
     // The code that writes and reads its JSON without `Codable`'s containers, as the macros
     // write it for a type whose `Codable` is synthesized: the same bytes, read the same way.
     var fast: [ExtensionDeclSyntax] = []
@@ -37,7 +40,42 @@ public enum RecordCodecMacro: ScopedExtensionMacro, MemberAttributeMacro {
     {
       fast.append(decoder)
     }
-    return [codable] + fast
+    return [codable] + fast + bindable
+  }
+
+  /// For a state written as TCA's were before `@ObservableState`, with `@BindingState` fields:
+  /// the fields bindings write, listed as `@ObservableState` lists them, so that a recording
+  /// names the field a binding action writes (`\.$name`) and finds it again on replay.
+  static func bindableFieldsExtension(
+    of declaration: some DeclGroupSyntax, type: some TypeSyntaxProtocol
+  ) -> ExtensionDeclSyntax? {
+    guard let structDecl = declaration.as(StructDeclSyntax.self),
+      !structDecl.attributes.contains("ObservableState")
+    else { return nil }
+    let bindingStates = Set(
+      structDecl.memberDecls.compactMap { $0.as(VariableDeclSyntax.self) }
+        .filter { $0.attributes.contains("BindingState") }
+        .flatMap {
+          $0.bindings.compactMap { $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text }
+        }
+    )
+    guard !bindingStates.isEmpty else { return nil }
+    let fields = ObservableStateMacro.storedProperties(of: structDecl).map { name in
+      bindingStates.contains(name)
+        ? "ComposableArchitecture._BindableField(\"\(name)\", \\.$\(name).wrappedValue),"
+        : "ComposableArchitecture._BindableField(\"\(name)\", \\.\(name)),"
+    }
+    let decl: DeclSyntax = """
+      \(raw: declaration.availability)extension \(type.trimmed): ComposableArchitecture._BindableFields {
+        \(raw: declaration.accessPrefix)static var _$bindableFields: \
+      [ComposableArchitecture._BindableField<Self>] {
+          [
+            \(raw: fields.joined(separator: "\n      "))
+          ]
+        }
+      }
+      """
+    return decl.cast(ExtensionDeclSyntax.self)
   }
 
   /// The `Codable` extension of a struct or enum it applies to (see ``applies(to:)``), or `nil`.

@@ -261,3 +261,59 @@ struct RecordCodecMacroTests {
     }
   }
 }
+
+/// A state with `@BindingState` fields, written as TCA's were before `@ObservableState`: its
+/// fields listed for the bindings a recording names (only that conformance missing here).
+@Suite(
+  .macros(
+    ["_RecordCodec": MacroSpec(type: RecordCodecMacro.self, conformances: ["_BindableFields"])]
+  )
+)
+struct RecordCodecBindingStateMacroTests {
+  @Test func aStateWithBindingStateListsItsFields() {
+    assertMacro {
+      """
+      @_RecordCodec
+      struct State: Equatable, Codable {
+        @BindingState var name = ""
+        var edits = 0
+        let id: Int
+      }
+      """
+    } expansion: {
+      #"""
+      struct State: Equatable, Codable {
+        @BindingState var name = ""
+        var edits = 0
+        let id: Int
+      }
+
+      extension State: ComposableArchitecture._BindableFields {
+        static var _$bindableFields: [ComposableArchitecture._BindableField<Self>] {
+          [
+            ComposableArchitecture._BindableField("name", \.$name.wrappedValue),
+            ComposableArchitecture._BindableField("edits", \.edits),
+          ]
+        }
+      }
+      """#
+    }
+  }
+
+  @Test func aStateWithoutBindingStateGetsNothing() {
+    assertMacro {
+      """
+      @_RecordCodec
+      struct State: Equatable, Codable {
+        var edits = 0
+      }
+      """
+    } expansion: {
+      """
+      struct State: Equatable, Codable {
+        var edits = 0
+      }
+      """
+    }
+  }
+}

@@ -106,8 +106,9 @@ public macro _GeneratedCodec() =
 /// replaying throws ``RecordCodingError``, which names it and what to add. A type that is
 /// `Codable` elsewhere keeps its own conformance.
 @attached(
-  extension, conformances: Decodable, Encodable, _JSONEncodable, _JSONDecodable,
-  names: named(init(from:)), named(encode(to:)), named(_encodeJSON), named(init(_json:at:)))
+  extension, conformances: Decodable, Encodable, _JSONEncodable, _JSONDecodable, _BindableFields,
+  names: named(init(from:)), named(encode(to:)), named(_encodeJSON), named(init(_json:at:)),
+  named(_$bindableFields))
 @attached(memberAttribute)
 public macro _RecordCodec() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "RecordCodecMacro")
@@ -115,24 +116,27 @@ public macro _RecordCodec() =
 /// ``_RecordCodec()`` on a type declared inside one that has it: the same, a level deeper (an
 /// expansion may not expand its own macro again).
 @attached(
-  extension, conformances: Decodable, Encodable, _JSONEncodable, _JSONDecodable,
-  names: named(init(from:)), named(encode(to:)), named(_encodeJSON), named(init(_json:at:)))
+  extension, conformances: Decodable, Encodable, _JSONEncodable, _JSONDecodable, _BindableFields,
+  names: named(init(from:)), named(encode(to:)), named(_encodeJSON), named(init(_json:at:)),
+  named(_$bindableFields))
 @attached(memberAttribute)
 public macro _RecordCodec1() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "RecordCodecMacro")
 
 /// ``_RecordCodec()`` two levels deeper.
 @attached(
-  extension, conformances: Decodable, Encodable, _JSONEncodable, _JSONDecodable,
-  names: named(init(from:)), named(encode(to:)), named(_encodeJSON), named(init(_json:at:)))
+  extension, conformances: Decodable, Encodable, _JSONEncodable, _JSONDecodable, _BindableFields,
+  names: named(init(from:)), named(encode(to:)), named(_encodeJSON), named(init(_json:at:)),
+  named(_$bindableFields))
 @attached(memberAttribute)
 public macro _RecordCodec2() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "RecordCodecMacro")
 
 /// ``_RecordCodec()`` three levels deeper, the last.
 @attached(
-  extension, conformances: Decodable, Encodable, _JSONEncodable, _JSONDecodable,
-  names: named(init(from:)), named(encode(to:)), named(_encodeJSON), named(init(_json:at:)))
+  extension, conformances: Decodable, Encodable, _JSONEncodable, _JSONDecodable, _BindableFields,
+  names: named(init(from:)), named(encode(to:)), named(_encodeJSON), named(init(_json:at:)),
+  named(_$bindableFields))
 @attached(memberAttribute)
 public macro _RecordCodec3() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "RecordCodecMacro")
