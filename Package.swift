@@ -249,6 +249,7 @@ let package = Package(
     .testTarget(
       name: "TimeTravelTests",
       dependencies: [
+        .product(name: "PropertyBased", package: "swift-property-based"),
         "ActionLog",
         "ComposableArchitecture",
         "ExampleFeatures",
