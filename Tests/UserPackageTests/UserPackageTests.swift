@@ -105,8 +105,8 @@ import Testing
     // (`#1`: the replay's shared value is another object than the recording's, as a diff of two
     // shared values says.)
     let withoutOutsideChange = """
-      -   _limits: Limits(monthly: 500)
-      +   _limits: #1 Limits(monthly: 150)
+      -   _limits: Limits(monthly: 500),
+      +   _limits: #1 Limits(monthly: 150),
       """
     // A feature with nothing Codable records and replays; changed, it diverges.
     let tips = try await swift(
