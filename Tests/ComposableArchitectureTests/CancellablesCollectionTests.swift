@@ -66,4 +66,33 @@ import Testing
     await consumer.value
     #expect(!self.isInFlight(id))
   }
+
+  @Test func anOperationCancelledByIDAsSoonAsItStartsIsCancelled() async {
+    // NB: The operation runs at once, on another thread: a cancellation it prompts must find
+    // it registered, however soon it comes.
+    for round in 0..<200 {
+      let id = "early-\(round)-\(UInt64.random(in: 0...UInt64.max))"
+      let (started, didStart) = AsyncStream.makeStream(of: Void.self)
+      let cancelled = LockIsolated(false)
+      let task = Task {
+        do {
+          try await withTaskCancellation(id: id) {
+            didStart.yield()
+            didStart.finish()
+            try await Task.never()
+          }
+        } catch {
+          cancelled.setValue(true)
+        }
+      }
+      for await _ in started { break }
+      Task.cancel(id: id)
+      let wasCancelled = await eventually(timeout: .seconds(5)) { cancelled.value }
+      #expect(wasCancelled, "round \(round)")
+      guard wasCancelled else {
+        task.cancel()
+        return
+      }
+    }
+  }
 }

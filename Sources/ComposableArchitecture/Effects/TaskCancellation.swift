@@ -31,24 +31,27 @@ func withTaskCancellation<T: Sendable, E: Error>(
   operation: @escaping @Sendable () async throws(E) -> T
 ) async throws(E) -> T {
   let key = OutsideStores.nextKey()
-  let task = Task<Result<T, E>, Never> {
-    do throws(E) {
-      return .success(try await operation())
-    } catch {
-      return .failure(error)
+  // NB: Started and registered under the registry's lock, as TCA does: the operation may run at
+  // once, on another thread, and a `Task.cancel(id:)` it prompts must find it registered.
+  let task = _cancellationCancellables.withValue { cancellables in
+    if cancelInFlight { cancellables.cancel(id: cancelID) }
+    let task = Task<Result<T, E>, Never> {
+      do throws(E) {
+        return .success(try await operation())
+      } catch {
+        return .failure(error)
+      }
     }
-  }
-  // NB: What the registry cancels: a task that waits for the operation and cancels it.
-  let watcher = Task<Void, Never> {
-    await withTaskCancellationHandler {
-      _ = await task.value
-    } onCancel: {
-      task.cancel()
+    // NB: What the registry cancels: a task that waits for the operation and cancels it.
+    let watcher = Task<Void, Never> {
+      await withTaskCancellationHandler {
+        _ = await task.value
+      } onCancel: {
+        task.cancel()
+      }
     }
-  }
-  _cancellationCancellables.withValue {
-    if cancelInFlight { $0.cancel(id: cancelID) }
-    $0.insert(watcher, key: key, store: OutsideStores.identifier, id: cancelID)
+    cancellables.insert(watcher, key: key, store: OutsideStores.identifier, id: cancelID)
+    return task
   }
   let result = await withTaskCancellationHandler {
     await task.value
