@@ -106,6 +106,53 @@ private struct Tally: Reducer {
     )
   }
 
+  @Test func aSharedValueAndAPartOfItAreEachShownWithTheirOwnValue() {
+    struct Settings: Equatable {
+      var theme = "light"
+      var size = 12
+    }
+    struct Screen {
+      @Shared var settings: Settings
+      @Shared var theme: String
+    }
+    @Shared(value: Settings()) var settings
+    let screen = Screen(settings: $settings, theme: $settings.theme)
+    // NB: Two views of one storage: each is dumped with its value, not as a repeat of the other.
+    #expect(
+      String(customDumping: screen) == """
+        PrintChangesTests.Screen(
+          _settings: PrintChangesTests.Settings(
+            theme: "light",
+            size: 12
+          ),
+          _theme: "light"
+        )
+        """)
+    var output: [String] = []
+    let store = Store(initialState: screen) {
+      Reduce<Screen, String> { state, theme in
+        state.$theme.withLock { $0 = theme }
+        return .none
+      }
+      ._printChanges(_ReducerPrinter { _, old, new in output.append(diff(old, new) ?? "none") })
+    }
+    store.send("dark")
+    #expect(
+      output == [
+        """
+          PrintChangesTests.Screen(
+            _settings: PrintChangesTests.Settings(
+        -     theme: "light",
+        +     theme: "dark",
+              size: 12
+            ),
+        -   _theme: "light"
+        +   _theme: "dark"
+          )
+        """
+      ])
+  }
+
   @Test func actionLabelsPrintOnlyTheCasePath() {
     var output: [String] = []
     let store = Store(initialState: Tally.State()) {

@@ -127,6 +127,9 @@ protocol _SharedAccess<Value>: Sendable {
   func value(asOf moment: _SharedMoment?) -> Value
   /// Whether it reaches the whole value of its box, not a part of it.
   var isWhole: Bool { get }
+  /// What a diff knows it by: its box for the whole value, else the part it reaches, apart
+  /// from the box's other parts.
+  var diffIdentity: ObjectIdentifier { get }
   /// The stored properties from the box's value to this one (`[]` for the whole), or `nil`
   /// when the way is not a chain of stored properties.
   var memberNames: [String]? { get }
@@ -151,12 +154,17 @@ struct _RootAccess<Root, Value>: _SharedAccess, @unchecked Sendable {
   var identity: [AnyHashable] { [AnyHashable(ObjectIdentifier(self.root)), AnyHashable(keyPath)] }
   var box: any _AnySharedBox & _SnapshotTaking { self.root }
 
+  /// What a diff knows a part by (`nil` for the whole value, known by its box).
+  let part: _SharedPartToken?
+
   init(box: _SharedBox<Root>, keyPath: WritableKeyPath<Root, Value>) {
     self.root = box
     self.keyPath = keyPath
+    self.part = Root.self == Value.self ? nil : _SharedPartToken()
   }
 
   var isWhole: Bool { Root.self == Value.self }
+  var diffIdentity: ObjectIdentifier { ObjectIdentifier(self.part ?? self.root) }
   var memberNames: [String]? { _storedPropertyNames(self.keyPath) }
   func current() -> Value { self.root.current[keyPath: self.keyPath] }
   func expected() -> Value { self.root.expected[keyPath: self.keyPath] }
@@ -186,12 +194,16 @@ struct _MemberAccess<BaseValue, Value>: _SharedAccess, @unchecked Sendable {
   var identity: [AnyHashable] { self.base.identity + [AnyHashable(self.member)] }
   var box: any _AnySharedBox & _SnapshotTaking { self.base.box }
 
+  /// What a diff knows the part by.
+  let part = _SharedPartToken()
+
   init(base: any _SharedAccess<BaseValue>, member: WritableKeyPath<BaseValue, Value>) {
     self.base = base
     self.member = member
   }
 
   var isWhole: Bool { false }
+  var diffIdentity: ObjectIdentifier { ObjectIdentifier(self.part) }
   var memberNames: [String]? {
     guard let base = self.base.memberNames, let member = _storedPropertyNames(self.member)
     else { return nil }
@@ -235,6 +247,7 @@ struct _UnwrappedAccess<Value>: _SharedAccess, @unchecked Sendable {
     return self.last.withValue { $0 }
   }
   var isWhole: Bool { false }
+  var diffIdentity: ObjectIdentifier { ObjectIdentifier(self.last) }
   // NB: An optional's JSON is its value's: the part sits where the optional does.
   var memberNames: [String]? { self.base.memberNames }
   func expected() -> Value {
@@ -328,11 +341,15 @@ extension Shared: _CustomDiffObject {
     return (self.access.value(asOf: moment), current)
   }
 
-  /// The shared value's identity: the same for every `Shared` of its storage.
+  /// The shared value's identity: its storage's for the whole value, the part's for a part
+  /// (`$settings.theme`), so that a diff shows each with its own value.
   public var _objectIdentifier: ObjectIdentifier {
-    ObjectIdentifier(self.access.box)
+    self.access.diffIdentity
   }
 }
+
+/// An object standing for one part of a shared value, as a diff tells shared values apart.
+final class _SharedPartToken: Sendable {}
 
 /// What a diff of states printed after an action compares shared values against.
 enum _SharedDiffing {
