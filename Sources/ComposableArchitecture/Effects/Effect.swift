@@ -220,30 +220,26 @@ extension Effect {
     if case .none = self.operation { return other }
     if case .none = other.operation { return self }
     let parts = self.parts(isMerge: isMerge) + other.parts(isMerge: isMerge)
-    let runs: [(TaskPriority?, @Sendable (Send<Action>) async -> Void)]? =
-      [self, other].reduce(into: []) { runs, effect in
-        guard case let .run(priority, _, operation) = effect.operation else { return runs = nil }
-        runs?.append((priority, operation))
-      }
-    guard let runs, case let .run(_, first, _) = self.operation else {
+    guard case let .run(lhsPriority, first, lhs) = self.operation,
+      case let .run(rhsPriority, _, rhs) = other.operation
+    else {
       return Self(operation: isMerge ? .merge(parts) : .concatenate(parts))
     }
     let fused = _EffectRun(site: first.site, fused: _FusedRuns(isMerge: isMerge, parts: parts))
-    let (lhs, rhs) = (runs[0], runs[1])
     if isMerge {
       return Self(
         operation: .run(nil, fused) { send in
           await withTaskGroup(of: Void.self) { group in
-            group.addTask(priority: lhs.0) { await lhs.1(send) }
-            group.addTask(priority: rhs.0) { await rhs.1(send) }
+            group.addTask(priority: lhsPriority) { await lhs(send) }
+            group.addTask(priority: rhsPriority) { await rhs(send) }
           }
         })
     }
     return Self(
       operation: .run(nil, fused) { send in
-        await lhs.1(send)
+        await lhs(send)
         guard !Task.isCancelled else { return }
-        await rhs.1(send)
+        await rhs(send)
       })
   }
 
