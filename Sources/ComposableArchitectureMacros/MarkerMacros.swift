@@ -29,7 +29,7 @@ public enum ReducerCaseIgnoredMacro: PeerMacro {
 }
 
 /// `@ObservationStateIgnored`: a property of `@ObservableState` state that observers need not
-/// see. Stores observe a state as a whole here, so the mark changes nothing.
+/// see. `@ObservableState` leaves it a stored property; the mark itself writes nothing.
 public enum ObservationStateIgnoredMacro: PeerMacro {
   public static func expansion(
     of node: AttributeSyntax,

@@ -3,14 +3,22 @@ import SwiftSyntax
 import SwiftSyntaxBuilder
 import SwiftSyntaxMacros
 
-/// `@ObservableState`: a feature's state, struct or enum, that a store lets observers track
+/// `@ObservableState`: a feature's state, struct or enum, whose properties observers track
 /// (`withObservationTracking` over the standard Observation module).
 ///
-/// The state keeps its stored properties as written, so that its synthesized `Codable`,
-/// `Equatable` and memberwise initializer are the ones a user reads in the declaration: a store
-/// is what observers track, as a whole (see `Store`'s conformance to `Observable`).
-public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro {
-  /// An enum state's generated decoding, which reads its values as the enum names their types.
+/// A struct's stored `var`s become accessors over `_name` storage (``ObservationStateTrackedMacro``)
+/// and it gains a registrar with its identity. What a user reads in the declaration stays what
+/// the value shows: the memberwise initializer takes the same names (init accessors), the
+/// synthesized `Codable` writes the same keys (the macro writes `CodingKeys` naming the storage
+/// by the property's name), and a mirror shows the same children (`CustomReflectable`). A struct
+/// that writes its own `CodingKeys` keeps its stored properties as written: its properties are
+/// not tracked one by one, and a store's observers see its changes as a whole.
+public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro, MemberAttributeMacro {
+  /// The name of the registrar a struct state stores.
+  static let registrar = "_$observationRegistrar"
+
+  /// An enum state's generated decoding, which reads its values as the enum names their types;
+  /// a struct state's registrar, identity and coding keys.
   public static func expansion(
     of node: AttributeSyntax,
     providingMembersOf declaration: some DeclGroupSyntax,
@@ -18,7 +26,85 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro {
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     guard !declaration.inherits("ObservableState") else { return [] }
-    return GeneratedCodecMacro.decoderMembers(of: declaration)
+    guard let structDecl = declaration.as(StructDeclSyntax.self) else {
+      return GeneratedCodecMacro.decoderMembers(of: declaration)
+    }
+    let access = declaration.accessPrefix(in: context)
+    var members: [DeclSyntax] = [
+      """
+      @ComposableArchitecture.ObservationStateIgnored
+      var \(raw: Self.registrar) = ComposableArchitecture.ObservationStateRegistrar()
+      """,
+      """
+      \(raw: access)var _$id: ComposableArchitecture.ObservableStateID {
+        \(raw: Self.registrar).id
+      }
+      """,
+      """
+      \(raw: access)mutating func _$willModify() {
+        \(raw: Self.registrar)._$willModify()
+      }
+      """,
+    ]
+    if let keys = Self.codingKeys(of: structDecl) {
+      members.append(
+        """
+        enum CodingKeys: \(raw: keys.isEmpty ? "" : "String, ")CodingKey {
+          \(raw: keys.joined(separator: "\n  "))
+        }
+        """)
+    }
+    return members
+  }
+
+  /// `@ObservationStateTracked` on each stored `var` of a struct that is tracked.
+  public static func expansion(
+    of node: AttributeSyntax,
+    attachedTo declaration: some DeclGroupSyntax,
+    providingAttributesFor member: some DeclSyntaxProtocol,
+    in context: some MacroExpansionContext
+  ) throws -> [AttributeSyntax] {
+    guard let structDecl = declaration.as(StructDeclSyntax.self),
+      !declaration.inherits("ObservableState"), Self.tracksProperties(of: structDecl),
+      let variable = member.as(VariableDeclSyntax.self), variable.trackableName != nil
+    else { return [] }
+    return ["@ComposableArchitecture.ObservationStateTracked"]
+  }
+
+  /// Whether the struct's properties are tracked one by one: not when it writes its own
+  /// `CodingKeys`, which name the stored properties as written.
+  static func tracksProperties(of declaration: StructDeclSyntax) -> Bool {
+    !declaration.memberDecls.contains {
+      $0.as(EnumDeclSyntax.self)?.name.text == "CodingKeys"
+        || $0.as(StructDeclSyntax.self)?.name.text == "CodingKeys"
+        || $0.as(TypeAliasDeclSyntax.self)?.name.text == "CodingKeys"
+    }
+  }
+
+  /// The cases of the `CodingKeys` a tracked struct gets, so that its synthesized `Codable`
+  /// writes a tracked property's storage (`_count`) under the property's name and leaves the
+  /// registrar out; `nil` for a struct that is not tracked.
+  static func codingKeys(of declaration: StructDeclSyntax) -> [String]? {
+    guard Self.tracksProperties(of: declaration) else { return nil }
+    return declaration.memberDecls.flatMap { decl -> [String] in
+      guard let variable = decl.as(VariableDeclSyntax.self), !variable.isStatic,
+        !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) })
+      else { return [] }
+      if let name = variable.trackableName { return ["case _\(name) = \"\(name)\""] }
+      return variable.bindings.compactMap { binding in
+        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { return nil }
+        switch binding.accessorBlock?.accessors {
+        case nil: return "case \(name)"
+        case .getter?: return nil
+        case .accessors(let accessors)?:
+          let observersOnly = accessors.allSatisfy {
+            [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+          }
+          return observersOnly ? "case \(name)" : nil
+        }
+      }
+    }
   }
 
   public static func extensions(
@@ -62,20 +148,37 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro {
     let fields = Self.storedProperties(of: structDecl).map {
       "ComposableArchitecture._BindableField(\"\($0)\", \\.\($0)),"
     }
+    // The properties that became accessors, whose key paths no longer say their names.
+    let tracked =
+      Self.tracksProperties(of: structDecl)
+      ? structDecl.memberDecls.compactMap { $0.as(VariableDeclSyntax.self)?.trackableName } : []
+    let observed =
+      tracked.isEmpty
+      ? "[]"
+      : "[\n"
+        + tracked.map {
+          "      ComposableArchitecture._ObservedProperty(\"\($0)\", \\Self.\($0)),\n"
+        }.joined() + "    ]"
     let decl: DeclSyntax = """
       \(raw: declaration.availability)extension \(type.trimmed): \
-      ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields {
+      ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields, \
+      ComposableArchitecture._ObservedProperties {
         \(raw: declaration.accessPrefix)static var _$bindableFields: \
       [ComposableArchitecture._BindableField<Self>] {
           [
             \(raw: fields.joined(separator: "\n      "))
           ]
         }
+        \(raw: declaration.accessPrefix)static var _$observedProperties: \
+      [ComposableArchitecture._ObservedProperty] {
+          \(raw: observed)
+        }
       }
       """
+    let mirror = Self.mirrorExtension(of: structDecl, type: type).map { [$0] } ?? []
     guard let members = Self.encodedMembers(of: structDecl),
       !declaration.inherits("_StepChanging")
-    else { return [decl.cast(ExtensionDeclSyntax.self)] + codec }
+    else { return [decl.cast(ExtensionDeclSyntax.self)] + mirror + codec }
     // What changed, member by member in the order of their names, as the synthesized `Codable`
     // writes them: a property wrapper's value through its storage.
     let comparisons = members.sorted { $0.key < $1.key }.map {
@@ -105,7 +208,69 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro {
         }
       }
       """
-    return [decl.cast(ExtensionDeclSyntax.self), changes.cast(ExtensionDeclSyntax.self)] + codec
+    return [decl.cast(ExtensionDeclSyntax.self), changes.cast(ExtensionDeclSyntax.self)] + mirror
+      + codec
+  }
+
+  /// A mirror that shows the struct as it is declared: a tracked property under its own name, a
+  /// wrapped one as its storage (`_destination`, as a mirror shows a property wrapper), and not
+  /// the registrar; `nil` when the struct has a mirror of its own.
+  static func mirrorExtension(
+    of declaration: StructDeclSyntax, type: some TypeSyntaxProtocol
+  ) -> ExtensionDeclSyntax? {
+    let ownsMirror =
+      declaration.inherits("CustomReflectable")
+      || declaration.memberDecls.contains {
+        $0.as(VariableDeclSyntax.self)?.bindings.contains {
+          $0.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "customMirror"
+        } == true
+      }
+    guard !ownsMirror else { return nil }
+    let tracks = Self.tracksProperties(of: declaration)
+    var children: [String] = []
+    for decl in declaration.memberDecls {
+      guard let variable = decl.as(VariableDeclSyntax.self), !variable.isStatic,
+        !variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) })
+      else { continue }
+      if tracks, let name = variable.trackableName {
+        children.append("\"\(name)\": self._\(name) as Any")
+        continue
+      }
+      let isWrapped = variable.attributes.contains {
+        guard let name = $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription else {
+          return false
+        }
+        return !["ObservationStateIgnored", "ObservationStateTracked", "ObservationIgnored"]
+          .contains { name.hasSuffix($0) }
+      }
+      for binding in variable.bindings {
+        guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
+        else { continue }
+        switch binding.accessorBlock?.accessors {
+        case nil: break
+        case .getter?: continue
+        case .accessors(let accessors)?:
+          let observersOnly = accessors.allSatisfy {
+            [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+          }
+          guard observersOnly else { continue }
+        }
+        let label = isWrapped ? "_\(name)" : name
+        children.append("\"\(label)\": self.\(label) as Any")
+      }
+    }
+    let decl: DeclSyntax = """
+      \(raw: declaration.availability)extension \(type.trimmed): Swift.CustomReflectable {
+        \(raw: declaration.accessPrefix)var customMirror: Swift.Mirror {
+          Swift.Mirror(
+            self,
+            children: [\(raw: children.isEmpty ? ":" : children.joined(separator: ", "))],
+            displayStyle: .struct
+          )
+        }
+      }
+      """
+    return decl.cast(ExtensionDeclSyntax.self)
   }
 
   /// The stored properties the synthesized `Codable` writes, by key, with the expression that

@@ -9,6 +9,7 @@ struct ComposableArchitecturePlugin: CompilerPlugin {
     GeneratedCodecMacro.self,
     RecordCodecMacro.self,
     ObservationStateIgnoredMacro.self,
+    ObservationStateTrackedMacro.self,
     ReducerCaseEphemeralMacro.self,
     ReducerCaseIgnoredMacro.self,
   ]

@@ -2,15 +2,17 @@ import ComposableArchitectureMacros
 import MacroTesting
 import Testing
 
-/// `@ObservableState` and `@ObservationStateIgnored`, with the diagnostic for a class.
+/// `@ObservableState`, `@ObservationStateTracked` and `@ObservationStateIgnored`, with the
+/// diagnostic for a class.
 @Suite(
   .macros([
     "ObservableState": ObservableStateMacro.self,
     "ObservationStateIgnored": ObservationStateIgnoredMacro.self,
+    "ComposableArchitecture.ObservationStateTracked": ObservationStateTrackedMacro.self,
   ])
 )
 struct ObservableStateMacroTests {
-  @Test func aStructKeepsItsStoredPropertiesAndListsThoseABindingCanWrite() {
+  @Test func aStructTracksItsStoredVarsAndListsThoseABindingCanWrite() {
     assertMacro {
       """
       @ObservableState
@@ -33,6 +35,7 @@ struct ObservableStateMacroTests {
     } expansion: {
       #"""
       public struct State: Codable, Equatable {
+        @ComposableArchitecture.ObservationStateTracked
         public var count = 0
         var scratch = ""
         var first = 1, second: Int = 2
@@ -43,11 +46,34 @@ struct ObservableStateMacroTests {
         let id: UUID
         static var shared = 0
         lazy var cache = 0
+        @ComposableArchitecture.ObservationStateTracked
         private var secret = 0
         var computed: Int { count * 2 }
+
+        @ComposableArchitecture.ObservationStateIgnored
+        var _$observationRegistrar = ComposableArchitecture.ObservationStateRegistrar()
+
+        public var _$id: ComposableArchitecture.ObservableStateID {
+          _$observationRegistrar.id
+        }
+
+        public mutating func _$willModify() {
+          _$observationRegistrar._$willModify()
+        }
+
+        enum CodingKeys: String, CodingKey {
+          case _count = "count"
+          case scratch
+          case first
+          case second
+          case observed
+          case destination
+          case id
+          case _secret = "secret"
+        }
       }
 
-      extension State: ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields {
+      extension State: ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields, ComposableArchitecture._ObservedProperties {
         public static var _$bindableFields: [ComposableArchitecture._BindableField<Self>] {
           [
             ComposableArchitecture._BindableField("count", \.count),
@@ -57,6 +83,22 @@ struct ObservableStateMacroTests {
             ComposableArchitecture._BindableField("observed", \.observed),
             ComposableArchitecture._BindableField("destination", \.destination),
           ]
+        }
+        public static var _$observedProperties: [ComposableArchitecture._ObservedProperty] {
+          [
+            ComposableArchitecture._ObservedProperty("count", \Self.count),
+            ComposableArchitecture._ObservedProperty("secret", \Self.secret),
+          ]
+        }
+      }
+
+      extension State: Swift.CustomReflectable {
+        public var customMirror: Swift.Mirror {
+          Swift.Mirror(
+            self,
+            children: ["count": self._count as Any, "scratch": self.scratch as Any, "first": self.first as Any, "second": self.second as Any, "observed": self.observed as Any, "_destination": self._destination as Any, "id": self.id as Any, "secret": self._secret as Any],
+            displayStyle: .struct
+          )
         }
       }
       """#
@@ -80,21 +122,50 @@ struct ObservableStateMacroTests {
     } expansion: {
       #"""
       struct State: Codable, Equatable {
+        @ComposableArchitecture.ObservationStateTracked
         var zebra = 0
         @Shared(.inMemory("count")) var count = 0
+        @ComposableArchitecture.ObservationStateTracked
         var note: String?
+        @ComposableArchitecture.ObservationStateTracked
         private var secret = 0
         let id: UUID
         static var shared = 0
         var computed: Int { zebra * 2 }
+
+        @ComposableArchitecture.ObservationStateIgnored
+        var _$observationRegistrar = ComposableArchitecture.ObservationStateRegistrar()
+
+        var _$id: ComposableArchitecture.ObservableStateID {
+          _$observationRegistrar.id
+        }
+
+        mutating func _$willModify() {
+          _$observationRegistrar._$willModify()
+        }
+
+        enum CodingKeys: String, CodingKey {
+          case _zebra = "zebra"
+          case count
+          case _note = "note"
+          case _secret = "secret"
+          case id
+        }
       }
 
-      extension State: ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields {
+      extension State: ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields, ComposableArchitecture._ObservedProperties {
         static var _$bindableFields: [ComposableArchitecture._BindableField<Self>] {
           [
             ComposableArchitecture._BindableField("zebra", \.zebra),
             ComposableArchitecture._BindableField("count", \.count),
             ComposableArchitecture._BindableField("note", \.note),
+          ]
+        }
+        static var _$observedProperties: [ComposableArchitecture._ObservedProperty] {
+          [
+            ComposableArchitecture._ObservedProperty("zebra", \Self.zebra),
+            ComposableArchitecture._ObservedProperty("note", \Self.note),
+            ComposableArchitecture._ObservedProperty("secret", \Self.secret),
           ]
         }
       }
@@ -120,6 +191,16 @@ struct ObservableStateMacroTests {
             && ComposableArchitecture._StepChanges.isIdentical(self.note, other.note)
             && ComposableArchitecture._StepChanges.isIdentical(self.secret, other.secret)
             && ComposableArchitecture._StepChanges.isIdentical(self.id, other.id)
+        }
+      }
+
+      extension State: Swift.CustomReflectable {
+        var customMirror: Swift.Mirror {
+          Swift.Mirror(
+            self,
+            children: ["zebra": self._zebra as Any, "_count": self._count as Any, "note": self._note as Any, "secret": self._secret as Any, "id": self.id as Any],
+            displayStyle: .struct
+          )
         }
       }
 
@@ -164,13 +245,37 @@ struct ObservableStateMacroTests {
         var count = 0
         enum CodingKeys: String, CodingKey { case count = "n" 
       }
+
+        @ComposableArchitecture.ObservationStateIgnored
+        var _$observationRegistrar = ComposableArchitecture.ObservationStateRegistrar()
+
+        var _$id: ComposableArchitecture.ObservableStateID {
+          _$observationRegistrar.id
+        }
+
+        mutating func _$willModify() {
+          _$observationRegistrar._$willModify()
+        }
       }
 
-      extension State: ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields {
+      extension State: ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields, ComposableArchitecture._ObservedProperties {
         static var _$bindableFields: [ComposableArchitecture._BindableField<Self>] {
           [
             ComposableArchitecture._BindableField("count", \.count),
           ]
+        }
+        static var _$observedProperties: [ComposableArchitecture._ObservedProperty] {
+          []
+        }
+      }
+
+      extension State: Swift.CustomReflectable {
+        var customMirror: Swift.Mirror {
+          Swift.Mirror(
+            self,
+            children: ["count": self.count as Any],
+            displayStyle: .struct
+          )
         }
       }
       """#
@@ -244,6 +349,96 @@ struct ObservableStateMacroTests {
       @Observable
       final class Model {
         var count = 0
+      }
+      """
+    }
+  }
+}
+
+/// `@ObservationStateTracked`: a stored property becomes accessors over `_name` storage that tell
+/// the state's registrar of each read and write.
+@Suite(.macros(["ObservationStateTracked": ObservationStateTrackedMacro.self]))
+struct ObservationStateTrackedMacroTests {
+  @Test func aStoredPropertyBecomesAccessorsOverItsStorage() {
+    assertMacro {
+      """
+      struct State {
+        @ObservationStateTracked
+        var count = 0
+        @ObservationStateTracked
+        private var rows: [Row]
+      }
+      """
+    } expansion: {
+      #"""
+      struct State {
+        var count {
+          @storageRestrictions(initializes: _count)
+          init(initialValue) {
+            _count = initialValue
+          }
+          get {
+            _$observationRegistrar.access(self, keyPath: \.count)
+            return _count
+          }
+          set {
+            _$observationRegistrar.mutate(self, keyPath: \.count, &_count, newValue, ComposableArchitecture._$modifyIdentity, ComposableArchitecture._$shouldNotifyObservers)
+          }
+          _modify {
+            let identity = _$observationRegistrar.willModify(self, keyPath: \.count, &_count, ComposableArchitecture._$modifyIdentity)
+            defer {
+              _$observationRegistrar.didModify(self, keyPath: \.count, &_count, identity, ComposableArchitecture._$modifyIdentity)
+            }
+            yield &_count
+          }
+        }
+
+        var _count = 0
+        private var rows: [Row] {
+          @storageRestrictions(initializes: _rows)
+          init(initialValue) {
+            _rows = initialValue
+          }
+          get {
+            _$observationRegistrar.access(self, keyPath: \.rows)
+            return _rows
+          }
+          set {
+            _$observationRegistrar.mutate(self, keyPath: \.rows, &_rows, newValue, ComposableArchitecture._$modifyIdentity, ComposableArchitecture._$shouldNotifyObservers)
+          }
+          _modify {
+            let identity = _$observationRegistrar.willModify(self, keyPath: \.rows, &_rows, ComposableArchitecture._$modifyIdentity)
+            defer {
+              _$observationRegistrar.didModify(self, keyPath: \.rows, &_rows, identity, ComposableArchitecture._$modifyIdentity)
+            }
+            yield &_rows
+          }
+        }
+
+        private var _rows: [Row]
+      }
+      """#
+    }
+  }
+
+  @Test func aPropertyThatCannotBeTrackedIsLeftAlone() {
+    assertMacro {
+      """
+      struct State {
+        @ObservationStateTracked
+        let id: Int
+        @ObservationStateTracked
+        var computed: Int { 1 }
+        @ObservationStateTracked
+        lazy var cache = 0
+      }
+      """
+    } expansion: {
+      """
+      struct State {
+        let id: Int
+        var computed: Int { 1 }
+        lazy var cache = 0
       }
       """
     }

@@ -146,14 +146,12 @@ extension NavigationIDPath {
 }
 
 extension AnyKeyPath {
-  /// The last component of a key path to a stored property; `child` for a computed one, whose
-  /// description holds an address.
+  /// The last component of a key path: a stored property's name, or a tracked property's, as
+  /// its state lists it; `child` for another computed one, whose description holds an address.
   var childName: String {
     let description = "\(self)"
-    guard !description.contains("<computed"),
-      let last = description.split(separator: ".").last
-    else { return "child" }
-    return String(last)
+    guard !description.contains("<computed") else { return self.observedPropertyName ?? "child" }
+    return description.split(separator: ".").last.map(String.init) ?? "child"
   }
 }
 

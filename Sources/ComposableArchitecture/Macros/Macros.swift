@@ -72,18 +72,25 @@ public enum _SynthesizedConformance {
   case sendable
 }
 
-/// Marks a feature's state, struct or enum, as observable through its store: it conforms to
-/// ``ObservableState``. On a struct it also lists the stored properties, by which a recording
+/// Marks a feature's state, struct or enum, as observable: it conforms to ``ObservableState``,
+/// and a struct's stored `var`s tell observers when they are written (see
+/// ``ObservationStateTracked()``). On a struct it also lists the stored properties, by which a recording
 /// names the field a ``BindingAction`` writes, and works out what changed from one value to the
 /// next (``StepChanges/_StepChanging``), which a recorder writes without encoding the state.
 /// A state that says nothing of `Codable` gets the `Codable` conformance a recording needs, as
 /// `@Reducer` gives the types of a feature (see ``_RecordCodec()``).
 @attached(
   extension, conformances: ObservableState, _BindableFields, _StepChanging, _JSONEncodable,
-  _JSONDecodable, Decodable, Encodable,
-  names: named(_$bindableFields), named(_appendStepChanges), named(_isIdentical),
-  named(_encodeJSON), named(init(_json:at:)), named(init(from:)), named(encode(to:)))
-@attached(member, names: named(init(_json:at:)))
+  _JSONDecodable, Decodable, Encodable, CustomReflectable, _ObservedProperties,
+  names: named(_$bindableFields), named(_$observedProperties), named(_appendStepChanges),
+  named(_isIdentical),
+  named(_encodeJSON), named(init(_json:at:)), named(init(from:)), named(encode(to:)),
+  named(customMirror))
+@attached(
+  member,
+  names: named(init(_json:at:)), named(_$observationRegistrar), named(_$id), named(_$willModify),
+  named(CodingKeys))
+@attached(memberAttribute)
 public macro ObservableState() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservableStateMacro")
 
@@ -152,9 +159,15 @@ public macro ReducerCaseEphemeral() =
 public macro ReducerCaseIgnored() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ReducerCaseIgnoredMacro")
 
-/// Marks a property of ``ObservableState()`` state that observers need not track. A store is
-/// observed as a whole here, so the mark changes nothing; it is accepted so that TCA features
-/// compile unchanged.
+/// Marks a property of ``ObservableState()`` state that observers need not track: it stays a
+/// stored property, and writing it tells no one.
 @attached(peer)
 public macro ObservationStateIgnored() =
   #externalMacro(module: "ComposableArchitectureMacros", type: "ObservationStateIgnoredMacro")
+
+/// What ``ObservableState()`` puts on each stored `var` of a struct state: the property becomes
+/// accessors over `_name` storage that tell the state's observers of each read and write.
+@attached(accessor, names: named(init), named(get), named(set), named(_modify))
+@attached(peer, names: prefixed(_))
+public macro ObservationStateTracked() =
+  #externalMacro(module: "ComposableArchitectureMacros", type: "ObservationStateTrackedMacro")

@@ -19,7 +19,7 @@ import CustomDump
 /// In a recording, a property wrapped this way is encoded under its own name as the value it
 /// wraps (`null` when nothing is presented).
 @propertyWrapper
-public struct PresentationState<State> {
+public struct PresentationState<State>: Observable {
   // NB: Boxed, as in TCA, so that a feature can present itself (`@Presents var child:
   // State?` inside `State`): a value type cannot hold itself inline. Copied on write.
   private var storage: Storage
@@ -31,24 +31,46 @@ public struct PresentationState<State> {
   final class Storage: @unchecked Sendable {
     // NB: Unchecked: a storage shared by two values is only read; a write first makes it unique.
     var state: State?
-    init(_ state: State?) { self.state = state }
+    /// Who observes what is presented: kept by the copies of the value, and by a copy made on
+    /// write.
+    let observers: Observers
+    init(_ state: State?, observers: Observers = Observers()) {
+      self.state = state
+      self.observers = observers
+    }
+  }
+
+  /// The registrar of those who observe what is presented (`withObservationTracking { state
+  /// .destination }`), told when it is presented, dismissed or replaced, not when it changes in
+  /// place.
+  final class Observers: Sendable {
+    let registrar = ObservationRegistrar()
   }
 
   /// What is presented, or `nil`.
   public var wrappedValue: State? {
-    get { self.storage.state }
+    get {
+      self.storage.observers.registrar.access(self, keyPath: \.wrappedValue)
+      return self.storage.state
+    }
     set {
-      if isKnownUniquelyReferenced(&self.storage) {
-        self.storage.state = newValue
+      let old = _$modifyIdentity(self.storage.state)
+      if old.isKnown, old == _$modifyIdentity(newValue) {
+        self.write(newValue)
       } else {
-        self.storage = Storage(newValue)
+        // NB: Not `withMutation(of: self)`: the copy of `self` it holds would make every write
+        // copy the storage.
+        let registrar = self.storage.observers.registrar
+        registrar.willSet(self, keyPath: \.wrappedValue)
+        self.write(newValue)
+        registrar.didSet(self, keyPath: \.wrappedValue)
       }
     }
     _modify {
-      if !isKnownUniquelyReferenced(&self.storage) {
-        self.storage = Storage(self.storage.state)
-      }
+      self.makeUnique()
+      let before = _$modifyIdentity(self.storage.state)
       yield &self.storage.state
+      self.tellObservers(unlessStill: before)
     }
   }
 
@@ -58,10 +80,50 @@ public struct PresentationState<State> {
   }
 
   /// The presentation itself, for ``Reducer/ifLet(_:action:destination:fileID:filePath:line:column:)``:
-  /// `\.$destination`.
+  /// `\.$destination`. Replacing it keeps its observers, who are told when what is presented
+  /// changes.
   public var projectedValue: Self {
     get { self }
-    set { self = newValue }
+    set {
+      let before = _$modifyIdentity(self.storage.state)
+      let observers = self.storage.observers
+      self = newValue
+      self.keep(observers, unlessStill: before)
+    }
+    _modify {
+      let before = _$modifyIdentity(self.storage.state)
+      let observers = self.storage.observers
+      yield &self
+      self.keep(observers, unlessStill: before)
+    }
+  }
+
+  private mutating func makeUnique() {
+    if !isKnownUniquelyReferenced(&self.storage) {
+      self.storage = Storage(self.storage.state, observers: self.storage.observers)
+    }
+  }
+
+  private mutating func write(_ state: State?) {
+    if isKnownUniquelyReferenced(&self.storage) {
+      self.storage.state = state
+    } else {
+      self.storage = Storage(state, observers: self.storage.observers)
+    }
+  }
+
+  /// Tells the observers of a change, unless what is presented is still the state it was.
+  private func tellObservers(unlessStill before: _ModifyIdentity) {
+    guard !before.isKnown || _$modifyIdentity(self.storage.state) != before else { return }
+    self.storage.observers.registrar.willSet(self, keyPath: \.wrappedValue)
+    self.storage.observers.registrar.didSet(self, keyPath: \.wrappedValue)
+  }
+
+  /// After the whole value was written: the observers it had stay its own.
+  private mutating func keep(_ observers: Observers, unlessStill before: _ModifyIdentity) {
+    guard self.storage.observers !== observers else { return }
+    self.storage = Storage(self.storage.state, observers: observers)
+    self.tellObservers(unlessStill: before)
   }
 }
 
