@@ -159,6 +159,20 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro, MemberAttri
         + tracked.map {
           "      ComposableArchitecture._ObservedProperty(\"\($0)\", \\Self.\($0)),\n"
         }.joined() + "    ]"
+    // The storage of each, which `forEach` changes in place (a key path to a computed property
+    // copies the value out and writes it back).
+    let storageCases = tracked.map {
+      "    if keyPath == \\Self.\($0) { return \\Self._\($0) }\n"
+    }
+    let modify =
+      tracked.isEmpty
+      ? ""
+      : """
+
+        \(declaration.accessPrefix)static func _$storage(of keyPath: AnyKeyPath) -> AnyKeyPath? {
+      \(storageCases.joined())    return nil
+        }
+      """
     let decl: DeclSyntax = """
       \(raw: declaration.availability)extension \(type.trimmed): \
       ComposableArchitecture.ObservableState, ComposableArchitecture._BindableFields, \
@@ -172,7 +186,7 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro, MemberAttri
         \(raw: declaration.accessPrefix)static var _$observedProperties: \
       [ComposableArchitecture._ObservedProperty] {
           \(raw: observed)
-        }
+        }\(raw: modify)
       }
       """
     let mirror = Self.mirrorExtension(of: structDecl, type: type).map { [$0] } ?? []
@@ -276,8 +290,13 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro, MemberAttri
   /// The stored properties the synthesized `Codable` writes, by key, with the expression that
   /// reads each (a property wrapper's storage, `_name`); `nil` when the struct writes itself
   /// otherwise (its own `CodingKeys` or `encode(to:)`, a lazy property), and no code is made.
+  ///
+  /// In a struct whose properties `@ObservableState` tracks, a tracked property is read through
+  /// its storage too (`_count`): the generated code does not tell observers it read.
   static func encodedMembers(of declaration: StructDeclSyntax) -> [(key: String, access: String)]? {
     var members: [(key: String, access: String)] = []
+    let tracks =
+      declaration.attributes.contains("ObservableState") && Self.tracksProperties(of: declaration)
     for decl in declaration.memberDecls {
       if let nested = decl.as(EnumDeclSyntax.self), nested.name.text == "CodingKeys" { return nil }
       if let function = decl.as(FunctionDeclSyntax.self), function.name.text == "encode" {
@@ -307,7 +326,8 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro, MemberAttri
           }
           guard observersOnly else { continue }
         }
-        members.append((name, isWrapped ? "_\(name)" : name))
+        let isTracked = tracks && variable.trackableName != nil
+        members.append((name, isWrapped || isTracked ? "_\(name)" : name))
       }
     }
     return members

@@ -90,6 +90,15 @@ struct ObservableStateMacroTests {
             ComposableArchitecture._ObservedProperty("secret", \Self.secret),
           ]
         }
+        public static func _$storage(of keyPath: AnyKeyPath) -> AnyKeyPath? {
+          if keyPath == \Self.count {
+            return \Self._count
+          }
+          if keyPath == \Self.secret {
+            return \Self._secret
+          }
+          return nil
+        }
       }
 
       extension State: Swift.CustomReflectable {
@@ -168,6 +177,18 @@ struct ObservableStateMacroTests {
             ComposableArchitecture._ObservedProperty("secret", \Self.secret),
           ]
         }
+        static func _$storage(of keyPath: AnyKeyPath) -> AnyKeyPath? {
+          if keyPath == \Self.zebra {
+            return \Self._zebra
+          }
+          if keyPath == \Self.note {
+            return \Self._note
+          }
+          if keyPath == \Self.secret {
+            return \Self._secret
+          }
+          return nil
+        }
       }
 
       extension State: ComposableArchitecture._StepChanging {
@@ -178,18 +199,18 @@ struct ObservableStateMacroTests {
           for _ in 0 ..< 2 {
             ComposableArchitecture._StepChanges.member("count", old._count, self._count, in: &object)
             ComposableArchitecture._StepChanges.member("id", old.id, self.id, in: &object)
-            ComposableArchitecture._StepChanges.member("note", old.note, self.note, in: &object)
-            ComposableArchitecture._StepChanges.member("secret", old.secret, self.secret, in: &object)
-            ComposableArchitecture._StepChanges.member("zebra", old.zebra, self.zebra, in: &object)
+            ComposableArchitecture._StepChanges.member("note", old._note, self._note, in: &object)
+            ComposableArchitecture._StepChanges.member("secret", old._secret, self._secret, in: &object)
+            ComposableArchitecture._StepChanges.member("zebra", old._zebra, self._zebra, in: &object)
             object.nextPass()
           }
           object.finish(into: &sink)
         }
         func _isIdentical(to other: Self) -> Bool {
-          ComposableArchitecture._StepChanges.isIdentical(self.zebra, other.zebra)
+          ComposableArchitecture._StepChanges.isIdentical(self._zebra, other._zebra)
             && ComposableArchitecture._StepChanges.isIdentical(self._count, other._count)
-            && ComposableArchitecture._StepChanges.isIdentical(self.note, other.note)
-            && ComposableArchitecture._StepChanges.isIdentical(self.secret, other.secret)
+            && ComposableArchitecture._StepChanges.isIdentical(self._note, other._note)
+            && ComposableArchitecture._StepChanges.isIdentical(self._secret, other._secret)
             && ComposableArchitecture._StepChanges.isIdentical(self.id, other.id)
         }
       }
@@ -209,9 +230,9 @@ struct ObservableStateMacroTests {
           var object = json.object()
           try json.member("count", self._count, in: &object)
           try json.member("id", self.id, in: &object)
-          try json.member("note", self.note, in: &object)
-          try json.member("secret", self.secret, in: &object)
-          try json.member("zebra", self.zebra, in: &object)
+          try json.member("note", self._note, in: &object)
+          try json.member("secret", self._secret, in: &object)
+          try json.member("zebra", self._zebra, in: &object)
           json.end(object)
         }
       }
@@ -219,10 +240,10 @@ struct ObservableStateMacroTests {
       extension State: ComposableArchitecture._JSONDecodable {
         init(_json reader: ComposableArchitecture._JSONReader, at index: Int) throws {
           try reader.requireObject(at: index)
-          self.zebra = try reader.member("zebra", of: index, at: \Self.zebra)
+          self._zebra = try reader.member("zebra", of: index, at: \Self._zebra)
           self._count = try reader.member("count", of: index, at: \Self._count)
-          self.note = try reader.member("note", of: index, at: \Self.note)
-          self.secret = try reader.member("secret", of: index, at: \Self.secret)
+          self._note = try reader.member("note", of: index, at: \Self._note)
+          self._secret = try reader.member("secret", of: index, at: \Self._secret)
           self.id = try reader.member("id", of: index, at: \Self.id)
         }
       }

@@ -133,3 +133,89 @@ import Testing
     #expect(screen.row._$id != before)
   }
 }
+
+/// A state declared `private`, with a stack and a presentation of its own kind: what TCA's
+/// tests declare at file scope.
+@ObservableState
+private struct Panel: Equatable, Identifiable {
+  let id = UUID()
+  var count = 0
+  var path = StackState<Panel>()
+  @Presents var child: Panel?
+}
+
+@Suite struct PrivateStateObservationTests {
+  @Test func aPrivateStateWithAStackOfItsOwnKindIsTracked() {
+    var panel = Panel()
+    let told = LockIsolated(false)
+    let pathTold = LockIsolated(false)
+    let snapshot = panel
+    withPerceptionTracking {
+      _ = snapshot.count
+    } onChange: {
+      told.setValue(true)
+    }
+    withPerceptionTracking {
+      _ = snapshot.path
+    } onChange: {
+      pathTold.setValue(true)
+    }
+    panel.count += 1
+    #expect(told.value && !pathTold.value)
+    panel.path.append(Panel())
+    #expect(pathTold.value)
+    #expect(Panel(count: 2).count == 2)
+  }
+}
+
+/// `forEach` changes an element of a tracked collection in place: the element's observers are
+/// told, the collection's are not, and the collection's storage is not copied.
+@Suite struct ForEachObservationTests {
+  @Reducer
+  struct Row {
+    @ObservableState
+    struct State: Equatable, Identifiable {
+      let id: Int
+      var count = 0
+    }
+    enum Action { case increment }
+    var body: some ReducerOf<Self> {
+      Reduce({ state, _ in
+        state.count += 1
+        return .none
+      })
+    }
+  }
+
+  @Reducer
+  struct Rows {
+    @ObservableState
+    struct State: Equatable {
+      var rows: IdentifiedArrayOf<Row.State> = []
+    }
+    enum Action { case rows(IdentifiedActionOf<Row>) }
+    var body: some ReducerOf<Self> {
+      EmptyReducer().forEach(\.rows, action: \.rows) { Row() }
+    }
+  }
+
+  @Test func anElementsActionChangesItInPlaceAndTellsOnlyItsObservers() {
+    var state = Rows.State(rows: [Row.State(id: 1), Row.State(id: 2)])
+    let rowsTold = LockIsolated(false)
+    let countTold = LockIsolated(false)
+    let snapshot = state
+    withObservationTracking {
+      _ = snapshot.rows
+    } onChange: {
+      rowsTold.setValue(true)
+    }
+    withObservationTracking {
+      _ = snapshot.rows[0].count
+    } onChange: {
+      countTold.setValue(true)
+    }
+    _ = Rows().reduce(into: &state, action: .rows(.element(id: 1, action: .increment)))
+    #expect(state.rows[id: 1]?.count == 1)
+    #expect(countTold.value && !rowsTold.value)
+  }
+}

@@ -82,7 +82,8 @@ public enum _SynthesizedConformance {
 @attached(
   extension, conformances: ObservableState, _BindableFields, _StepChanging, _JSONEncodable,
   _JSONDecodable, Decodable, Encodable, CustomReflectable, _ObservedProperties,
-  names: named(_$bindableFields), named(_$observedProperties), named(_appendStepChanges),
+  names: named(_$bindableFields), named(_$observedProperties), named(_$storage(of:)),
+  named(_appendStepChanges),
   named(_isIdentical),
   named(_encodeJSON), named(init(_json:at:)), named(init(from:)), named(encode(to:)),
   named(customMirror))

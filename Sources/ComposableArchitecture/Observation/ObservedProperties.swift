@@ -20,6 +20,9 @@ public struct _ObservedProperty: @unchecked Sendable {
 public protocol _ObservedProperties {
   /// The properties that became accessors, each with its name and key path.
   static var _$observedProperties: [_ObservedProperty] { get }
+  /// The key path to the storage of the tracked property `keyPath` names (`\._todos` for
+  /// `\.todos`); `nil` when `keyPath` is not one of them.
+  static func _$storage(of keyPath: AnyKeyPath) -> AnyKeyPath?
 }
 
 // NB: Key paths are not `Sendable`; the cache only holds them and their names.
@@ -53,5 +56,37 @@ extension AnyKeyPath {
       return name
     }
     return nil
+  }
+}
+
+extension _ObservedProperties {
+  /// No tracked property: a key path is applied as it is.
+  public static func _$storage(of keyPath: AnyKeyPath) -> AnyKeyPath? { nil }
+}
+
+/// How a reducer changes the collection of states at a key path in place, when the change can
+/// only be to its elements, in place (`forEach`: an element's reducer cannot change its id).
+///
+/// A key path to a tracked property is a key path to a computed property, which a key path
+/// applies by copying the value out and writing it back: a collection the body changes is
+/// copied. Such a change is one the property's accessors would tell no observer of (the
+/// collection's ids stay the same), so the storage is changed directly. Found once, when the
+/// reducer is made.
+@usableFromInline
+struct _InPlace<Root, Value>: @unchecked Sendable {
+  // NB: Unchecked: the key paths are immutable, and only read.
+  @usableFromInline let keyPath: WritableKeyPath<Root, Value>
+  private let storage: WritableKeyPath<Root, Value>
+
+  @usableFromInline
+  init(_ keyPath: WritableKeyPath<Root, Value>) {
+    self.keyPath = keyPath
+    let storage = (Root.self as? any _ObservedProperties.Type)?._$storage(of: keyPath)
+    self.storage = storage as? WritableKeyPath<Root, Value> ?? keyPath
+  }
+
+  /// Runs `body` on the value at the key path in `root`.
+  func modify<Result>(_ root: inout Root, _ body: (inout Value) -> Result) -> Result {
+    body(&root[keyPath: self.storage])
   }
 }

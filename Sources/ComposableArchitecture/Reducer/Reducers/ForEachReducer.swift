@@ -45,7 +45,7 @@ extension Reducer {
     _ForEachReducer(
       parent: self,
       element: element(),
-      toElementsState: toElementsState,
+      elements: _InPlace(toElementsState),
       toElementAction: AnyCasePath(toElementAction),
       location: _SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     )
@@ -56,7 +56,10 @@ extension Reducer {
 public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
   let parent: Parent
   let element: Element
-  let toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
+  let elements: _InPlace<Parent.State, IdentifiedArray<ID, Element.State>>
+  var toElementsState: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>> {
+    self.elements.keyPath
+  }
   let toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
   let location: _SourceLocation
 
@@ -123,7 +126,9 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     @Dependency(\.navigationIDPath) var navigationIDPath
     let elementPath = navigationIDPath.appending(self.navigationID(for: id))
     let effect = withNavigationIDPath(elementPath) {
-      self.element.reduce(into: &state[keyPath: self.toElementsState][index], action: elementAction)
+      self.elements.modify(&state) {
+        self.element.reduce(into: &$0[index], action: elementAction)
+      }
     }
     let toElementAction = self.toElementAction
     return

@@ -123,7 +123,7 @@ extension Reducer {
     _ForEachReducer(
       parent: self,
       element: element(),
-      toElementsState: toElementsState,
+      elements: _InPlace(toElementsState),
       toElementAction: AnyCasePath(
         embed: { identified in
           switch identified {
