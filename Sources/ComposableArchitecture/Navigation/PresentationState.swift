@@ -19,7 +19,7 @@ import CustomDump
 /// In a recording, a property wrapped this way is encoded under its own name as the value it
 /// wraps (`null` when nothing is presented).
 @propertyWrapper
-public struct PresentationState<State>: Observable {
+public struct PresentationState<State> {
   // NB: Boxed, as in TCA, so that a feature can present itself (`@Presents var child:
   // State?` inside `State`): a value type cannot hold itself inline. Copied on write.
   private var storage: Storage
@@ -33,24 +33,17 @@ public struct PresentationState<State>: Observable {
     var state: State?
     /// Who observes what is presented: kept by the copies of the value, and by a copy made on
     /// write.
-    let observers: Observers
-    init(_ state: State?, observers: Observers = Observers()) {
+    let observers: _PresentationObservers
+    init(_ state: State?, observers: _PresentationObservers = _PresentationObservers()) {
       self.state = state
       self.observers = observers
     }
   }
 
-  /// The registrar of those who observe what is presented (`withObservationTracking { state
-  /// .destination }`), told when it is presented, dismissed or replaced, not when it changes in
-  /// place.
-  final class Observers: Sendable {
-    let registrar = ObservationRegistrar()
-  }
-
   /// What is presented, or `nil`.
   public var wrappedValue: State? {
     get {
-      self.storage.observers.registrar.access(self, keyPath: \.wrappedValue)
+      self.storage.observers.access()
       return self.storage.state
     }
     set {
@@ -58,12 +51,12 @@ public struct PresentationState<State>: Observable {
       if old.isKnown, old == _$modifyIdentity(newValue) {
         self.write(newValue)
       } else {
-        // NB: Not `withMutation(of: self)`: the copy of `self` it holds would make every write
-        // copy the storage.
-        let registrar = self.storage.observers.registrar
-        registrar.willSet(self, keyPath: \.wrappedValue)
+        // NB: Not a mutation wrapped in a closure: a copy of `self` held by it would make every
+        // write copy the storage.
+        let observers = self.storage.observers
+        observers.willSet()
         self.write(newValue)
-        registrar.didSet(self, keyPath: \.wrappedValue)
+        observers.didSet()
       }
     }
     _modify {
@@ -115,12 +108,14 @@ public struct PresentationState<State>: Observable {
   /// Tells the observers of a change, unless what is presented is still the state it was.
   private func tellObservers(unlessStill before: _ModifyIdentity) {
     guard !before.isKnown || _$modifyIdentity(self.storage.state) != before else { return }
-    self.storage.observers.registrar.willSet(self, keyPath: \.wrappedValue)
-    self.storage.observers.registrar.didSet(self, keyPath: \.wrappedValue)
+    self.storage.observers.willSet()
+    self.storage.observers.didSet()
   }
 
   /// After the whole value was written: the observers it had stay its own.
-  private mutating func keep(_ observers: Observers, unlessStill before: _ModifyIdentity) {
+  private mutating func keep(
+    _ observers: _PresentationObservers, unlessStill before: _ModifyIdentity
+  ) {
     guard self.storage.observers !== observers else { return }
     self.storage = Storage(self.storage.state, observers: observers)
     self.tellObservers(unlessStill: before)
@@ -195,4 +190,19 @@ extension PresentationState: CustomDumpRepresentable {
   public var customDumpValue: Any {
     self.wrappedValue as Any
   }
+}
+
+/// The registrar of those who observe what a ``PresentationState`` presents (`withObservationTracking
+/// { state.destination }`), told when it is presented, dismissed or replaced, not when it changes
+/// in place.
+///
+/// Not generic, so that the key path it is observed by is made once: a key path into a generic
+/// type is made anew, from its type's mangled name, each time it is written.
+final class _PresentationObservers: Observable, Sendable {
+  private let registrar = ObservationRegistrar()
+  private var presented: Void { () }
+
+  func access() { self.registrar.access(self, keyPath: \.presented) }
+  func willSet() { self.registrar.willSet(self, keyPath: \.presented) }
+  func didSet() { self.registrar.didSet(self, keyPath: \.presented) }
 }
