@@ -94,15 +94,7 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro, MemberAttri
       return variable.bindings.compactMap { binding in
         guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { return nil }
-        switch binding.accessorBlock?.accessors {
-        case nil: return "case \(name)"
-        case .getter?: return nil
-        case .accessors(let accessors)?:
-          let observersOnly = accessors.allSatisfy {
-            [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
-          }
-          return observersOnly ? "case \(name)" : nil
-        }
+        return binding.isStored ? "case \(name)" : nil
       }
     }
   }
@@ -250,25 +242,11 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro, MemberAttri
         children.append("\"\(name)\": self._\(name) as Any")
         continue
       }
-      let isWrapped = variable.attributes.contains {
-        guard let name = $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription else {
-          return false
-        }
-        return !["ObservationStateIgnored", "ObservationStateTracked", "ObservationIgnored"]
-          .contains { name.hasSuffix($0) }
-      }
+      let isWrapped = variable.isWrapped
       for binding in variable.bindings {
         guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { continue }
-        switch binding.accessorBlock?.accessors {
-        case nil: break
-        case .getter?: continue
-        case .accessors(let accessors)?:
-          let observersOnly = accessors.allSatisfy {
-            [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
-          }
-          guard observersOnly else { continue }
-        }
+        guard binding.isStored else { continue }
         let label = isWrapped ? "_\(name)" : name
         children.append("\"\(label)\": self.\(label) as Any")
       }
@@ -304,28 +282,12 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro, MemberAttri
       }
       guard let variable = decl.as(VariableDeclSyntax.self), !variable.isStatic else { continue }
       if variable.modifiers.contains(where: { $0.name.tokenKind == .keyword(.lazy) }) { return nil }
-      let isWrapped = variable.attributes.contains {
-        guard let name = $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription else {
-          return false
-        }
-        return !["ObservationStateIgnored", "ObservationStateTracked", "ObservationIgnored"]
-          .contains { name.hasSuffix($0) }
-      }
+      let isWrapped = variable.isWrapped
       for binding in variable.bindings {
         guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text else {
           return nil
         }
-        switch binding.accessorBlock?.accessors {
-        case nil:
-          break
-        case .getter?:
-          continue
-        case .accessors(let accessors)?:
-          let observersOnly = accessors.allSatisfy {
-            [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
-          }
-          guard observersOnly else { continue }
-        }
+        guard binding.isStored else { continue }
         let isTracked = tracks && variable.trackableName != nil
         members.append((name, isWrapped || isTracked ? "_\(name)" : name))
       }
@@ -350,17 +312,7 @@ public enum ObservableStateMacro: ScopedExtensionMacro, MemberMacro, MemberAttri
       return variable.bindings.compactMap { binding in
         guard let name = binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text
         else { return nil }
-        switch binding.accessorBlock?.accessors {
-        case nil:
-          return name
-        case .getter?:
-          return nil
-        case .accessors(let accessors)?:
-          let observersOnly = accessors.allSatisfy {
-            [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
-          }
-          return observersOnly ? name : nil
-        }
+        return binding.isStored ? name : nil
       }
     }
   }

@@ -87,3 +87,32 @@ extension VariableDeclSyntax {
     return name
   }
 }
+
+extension VariableDeclSyntax {
+  /// Whether the property has a property wrapper: an attribute other than the observation marks.
+  var isWrapped: Bool {
+    self.attributes.contains {
+      guard let name = $0.as(AttributeSyntax.self)?.attributeName.trimmedDescription else {
+        return false
+      }
+      return !["ObservationStateIgnored", "ObservationStateTracked", "ObservationIgnored"]
+        .contains { name.hasSuffix($0) }
+    }
+  }
+}
+
+extension PatternBindingSyntax {
+  /// Whether the binding is a stored property: no accessors, or only `willSet` and `didSet`.
+  var isStored: Bool {
+    switch self.accessorBlock?.accessors {
+    case nil:
+      return true
+    case .getter?:
+      return false
+    case .accessors(let accessors)?:
+      return accessors.allSatisfy {
+        [.keyword(.willSet), .keyword(.didSet)].contains($0.accessorSpecifier.tokenKind)
+      }
+    }
+  }
+}
